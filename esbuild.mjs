@@ -1,0 +1,58 @@
+// One build for every entry point. `--production` minifies; `--watch` rebuilds on change and
+// prints the lines VS Code's esbuild problem matcher expects.
+import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+/** @type {import('esbuild').BuildOptions[]} */
+const targets = [
+  {
+    entryPoints: ['src/cli/index.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+];
+
+/** @type {import('esbuild').Plugin} */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const contexts = await Promise.all(
+  targets.map((target) =>
+    esbuild.context({
+      bundle: true,
+      sourcemap: !production,
+      minify: production,
+      logLevel: 'warning',
+      define: { PACKAGE_VERSION: JSON.stringify(version) },
+      plugins: watch ? [problemMatcher] : [],
+      ...target,
+    }),
+  ),
+);
+
+if (watch) {
+  await Promise.all(contexts.map((context) => context.watch()));
+} else {
+  try {
+    await Promise.all(contexts.map((context) => context.rebuild()));
+  } finally {
+    await Promise.all(contexts.map((context) => context.dispose()));
+  }
+}

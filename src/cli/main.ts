@@ -1,0 +1,48 @@
+import { hostPlatform } from '../host/node.js';
+import { runRoot } from './commands/root.js';
+import { runTrace } from './commands/trace.js';
+import { EXIT, UsageError, type Io } from './usage.js';
+
+declare const PACKAGE_VERSION: string;
+
+export const mainHelp = `Usage: boundary-inspector <command> [options]
+
+Decides, stage by stage, whether a URI or path lies inside a workspace root.
+
+Commands:
+  root <uri>                   convert a workspace root URI into a path, or refuse it
+  trace <input> --root <uri>   trace an input through every stage against a root
+
+Options:
+  -h, --help                   show help (also: boundary-inspector <command> --help)
+  -v, --version                show the version
+
+Exit status: 0 inside or converted, 3 outside or refused, 2 usage error.
+`;
+
+type Command = (args: readonly string[], io: Io, host: ReturnType<typeof hostPlatform>) => number;
+const COMMANDS: Record<string, Command> = { root: runRoot, trace: runTrace };
+
+export function main(argv: readonly string[], io: Io): number {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    (command === undefined ? io.stderr : io.stdout).write(mainHelp);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (command === '--version' || command === '-v') {
+    io.stdout.write(`${typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev'}\n`);
+    return EXIT.ok;
+  }
+  const run = COMMANDS[command];
+  try {
+    if (!run) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    return run(rest, io, hostPlatform());
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const help = run ? `boundary-inspector ${command} --help` : 'boundary-inspector --help';
+      io.stderr.write(`boundary-inspector: ${error.message}\nSee: ${help}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,85 @@
+import { passed, refused, skipped, type StageContext, type StageOutcome } from '../stage.js';
+import { classifyPath, type Parsed, type PathKind } from './parse.js';
+
+/** A path in the platform's own spelling, decoded exactly once. Nothing after this stage decodes. */
+export interface Decoded {
+  readonly path: string;
+  readonly kind: PathKind;
+}
+
+const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Encoder = new TextEncoder();
+
+/** RFC 3986 section 2.1: each %XX is one octet; the octets must form UTF-8 (RFC 3629). */
+export function percentDecode(text: string): string | null {
+  if (MALFORMED_ESCAPE.test(text)) return null;
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    if (text[i] === '%') {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 3;
+    } else {
+      const codePoint = text.codePointAt(i)!;
+      const char = String.fromCodePoint(codePoint);
+      bytes.push(...utf8Encoder.encode(char));
+      i += char.length;
+    }
+  }
+  try {
+    return utf8.decode(new Uint8Array(bytes));
+  } catch {
+    return null;
+  }
+}
+
+function normalisationNote(path: string): string[] {
+  if (path === path.normalize('NFC')) return [];
+  return ['a name is not in Unicode NFC form (it may be NFD, as macOS writes names); see the case stage for whether that matters'];
+}
+
+/** Stage 3: percent-decode a URI's path exactly once; take a path literally. */
+export function decode(parsed: Parsed, ctx: StageContext): StageOutcome<Decoded> {
+  if (parsed.form === 'path') {
+    return skipped(
+      'decode',
+      {
+        input: parsed.raw,
+        output: parsed.raw,
+        rule: 'a path is taken literally, never percent-decoded (a file may be named %2e%2e)',
+        notes: normalisationNote(parsed.raw),
+      },
+      { path: parsed.raw, kind: parsed.kind },
+    );
+  }
+  const rule = 'percent-decode the URI path once (RFC 3986 section 2.1) as UTF-8; RFC 8089 for drive letters and hosts';
+  const input = parsed.url.pathname;
+  const decoded = percentDecode(input);
+  if (decoded === null) {
+    return refused(
+      'decode',
+      { input, rule },
+      'ERR_BAD_ENCODING',
+      MALFORMED_ESCAPE.test(input)
+        ? 'The URI has a malformed percent escape ("%" not followed by two hex digits). Encode a literal "%" as %25.'
+        : 'The URI\'s percent escapes do not decode to valid UTF-8. Encode names as UTF-8 before percent-encoding.',
+    );
+  }
+  const notes = normalisationNote(decoded);
+  if (decoded.includes('%')) {
+    notes.push('a "%" remains after the single decode: it is a literal character, never decoded again (double encoding looks like this)');
+  }
+  let path = decoded;
+  if (ctx.platform === 'win32') {
+    const host = parsed.rawAuthority ?? '';
+    const backslashed = decoded.replace(/\//g, '\\');
+    if (host !== '' && host.toLowerCase() !== 'localhost') path = `\\\\${parsed.url.hostname}${backslashed}`;
+    else if (/^\/[A-Za-z]:/.test(decoded)) path = backslashed.slice(1);
+    else path = backslashed;
+  }
+  const kind = classifyPath(path, ctx.platform);
+  if (ctx.platform === 'win32' && kind === 'rooted') {
+    notes.push('the URI has no drive letter: on Windows the path is rooted on the root\'s drive');
+  }
+  return passed('decode', { input, output: path, rule, notes }, { path, kind });
+}

@@ -1,0 +1,94 @@
+import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
+
+export type PathKind = 'absolute' | 'relative' | 'drive' | 'drive-relative' | 'rooted' | 'unc' | 'device';
+
+/** The input classified. A URI keeps its raw text beside the parsed form: the parser hides things. */
+export type Parsed =
+  | {
+      readonly form: 'uri';
+      readonly raw: string;
+      readonly url: URL;
+      /** The authority exactly as sent (`localhost` survives here though `new URL` empties it); null when there is none. */
+      readonly rawAuthority: string | null;
+    }
+  | { readonly form: 'path'; readonly raw: string; readonly kind: PathKind };
+
+/**
+ * RFC 3986 section 3.1 scheme syntax, with at least two characters: a single letter followed by
+ * a colon is a Windows drive (`C:`), never a scheme.
+ */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/;
+const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]{2}([^/\\?#]*)/;
+
+export function classifyPath(raw: string, platform: StageContext['platform']): PathKind {
+  if (platform !== 'win32') return raw.startsWith('/') ? 'absolute' : 'relative';
+  // Win32 file naming rules: device namespace, UNC, drive absolute, drive relative, rooted.
+  if (/^[\\/]{2}[?.](?:[\\/]|$)/.test(raw) || /^\\\?\?\\/.test(raw)) return 'device';
+  if (/^[\\/]{2}[^\\/]/.test(raw)) return 'unc';
+  if (/^[A-Za-z]:[\\/]/.test(raw)) return 'drive';
+  if (/^[A-Za-z]:/.test(raw)) return 'drive-relative';
+  if (/^[\\/]/.test(raw)) return 'rooted';
+  return 'relative';
+}
+
+/** Notes each rewrite the WHATWG URL parser made that the rest of the trace would not otherwise show. */
+function parserRewrites(raw: string, url: URL, rawAuthority: string | null): string[] {
+  const notes: string[] = [];
+  if (rawAuthority !== null && rawAuthority !== '' && url.host === '') {
+    notes.push(`the parser emptied the host ${JSON.stringify(rawAuthority)} (WHATWG URL: "localhost" is the empty host)`);
+  }
+  if (raw.includes('?') && url.search === '') notes.push('the parser dropped an empty query "?"');
+  if (raw.includes('#') && url.hash === '') notes.push('the parser dropped an empty fragment "#"');
+  if (raw.includes('\\')) notes.push('the parser read "\\" as "/" (WHATWG URL, special schemes)');
+  if (/[\t\n\r]/.test(raw)) notes.push('the parser removed tab or newline characters (WHATWG URL)');
+  if (raw !== raw.trim()) notes.push('the parser removed leading or trailing spaces');
+  if (/^[^:]*:[/\\]*[A-Za-z]\|/.test(raw)) notes.push('the parser turned the drive "X|" into "X:" (WHATWG URL)');
+  const rawPath = raw.replace(/^[^:]*:/, '').replace(/[?#].*$/s, '');
+  const dotSegment = /(^|[/\\])(\.|%2e){1,2}(?=[/\\]|$)/i;
+  if (dotSegment.test(rawPath)) {
+    notes.push('the parser resolved dot segments (".", "..", or encoded as "%2e") before any check (WHATWG URL)');
+  }
+  if (url.href !== raw && notes.length === 0) notes.push(`the parser rewrote the URI as ${url.href}`);
+  return notes;
+}
+
+/** Stage 1: classify the input by the platform's rules; parse URIs with the WHATWG parser. */
+export function parse(raw: string, ctx: StageContext): StageOutcome<Parsed> {
+  const rule = 'a scheme of two or more characters makes a URI; anything else is a path';
+  if (raw === '') {
+    return refused('parse', { input: raw, rule }, 'ERR_PARSE', 'The input is empty: give a file: URI or a path.');
+  }
+  if (SCHEME.test(raw)) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return refused(
+        'parse',
+        { input: raw, rule },
+        'ERR_PARSE',
+        `${JSON.stringify(raw)} looks like a URI but the URL parser rejects it; a file URI looks like file:///path/to/file.`,
+      );
+    }
+    const authority = AUTHORITY.exec(raw);
+    const rawAuthority = authority ? authority[1]! : null;
+    const notes = parserRewrites(raw, url, rawAuthority);
+    return passed('parse', { input: raw, output: url.href, rule: 'a URI, parsed by the WHATWG URL parser (new URL)', notes }, {
+      form: 'uri',
+      raw,
+      url,
+      rawAuthority,
+    });
+  }
+  const kind = classifyPath(raw, ctx.platform);
+  const notes: string[] = [];
+  if (ctx.platform !== 'win32' && /^[A-Za-z]:[\\/]?|^\\\\/.test(raw)) {
+    notes.push(`on ${ctx.platform} this is not a Windows path but a relative name; choose --platform win32 to read it as Windows would`);
+  }
+  if (raw !== raw.trim()) notes.push('leading or trailing spaces are part of the name');
+  return passed('parse', { input: raw, output: raw, rule: `${kind} path, by ${ctx.platform} rules`, notes }, {
+    form: 'path',
+    raw,
+    kind,
+  });
+}

@@ -1,0 +1,241 @@
+import { isInside } from '../containment.js';
+import { joinNames, joinSplit, splitAbsolute, type SplitPath } from '../paths.js';
+import { passed, refused, skipped, type StageContext, type StageOutcome } from '../stage.js';
+import type { EntryKind, FileSystemPort, LinkHop, Platform, RefusalCode } from '../types.js';
+import { classifyPath } from './parse.js';
+import type { Compared } from './casePolicy.js';
+
+/** Linux's MAXSYMLINKS: more hops than this in one resolution is taken as a loop. */
+export const MAX_LINK_HOPS = 40;
+
+export interface Resolved {
+  readonly real: SplitPath;
+  /** What is at the real path; `missing` when it does not exist yet (the rest was added lexically). */
+  readonly kind: EntryKind;
+  readonly links: readonly LinkHop[];
+  /** The deepest existing ancestor when the target does not exist. */
+  readonly existingAncestor?: string;
+}
+
+export interface ResolveFailure {
+  readonly code: RefusalCode;
+  readonly reason: string;
+  readonly links: readonly LinkHop[];
+  /** Where a chain landed, when it landed somewhere. */
+  readonly landed?: SplitPath;
+}
+
+interface Pending {
+  readonly name: string;
+  /** The hop whose target this name came from; null for the request's own names. */
+  readonly fromLink: number | null;
+}
+
+export interface ResolveOptions {
+  /** Follow a link at the last name (false: the link itself is the subject, as for delete and rename). */
+  readonly followFinal: boolean;
+  /** Called for each link about to be followed; returning a failure stops resolution. */
+  readonly judgeLink?: (link: string, split: SplitPath) => Omit<ResolveFailure, 'links'> | undefined;
+  /** Decides whether a dangling chain lands inside (dangling) or outside (escape). */
+  readonly landsInside?: (landed: SplitPath) => boolean;
+}
+
+function splitLinkTarget(target: string, platform: Platform): { absolute: SplitPath | null; names: string[] } {
+  const names = target.split(platform === 'win32' ? /[\\/]/ : '/');
+  if (platform !== 'win32') {
+    return target.startsWith('/') ? { absolute: { prefix: '/', names: [] }, names } : { absolute: null, names };
+  }
+  const kind = classifyPath(target, platform);
+  if (kind === 'drive') return { absolute: { prefix: `${target[0]!.toUpperCase()}:\\`, names: [] }, names: names.slice(1) };
+  if (kind === 'unc') {
+    const split = splitAbsolute(target.replace(/\//g, '\\'), platform);
+    if (split) return { absolute: { prefix: split.prefix, names: [] }, names: [...split.names] };
+  }
+  return { absolute: null, names };
+}
+
+/**
+ * Resolves symbolic links name by name, recording every hop. For a path that does not exist yet
+ * the deepest existing ancestor is resolved and the rest appended lexically. Only the port is
+ * consulted, and only to look names up.
+ */
+export function resolveReal(
+  fs: FileSystemPort,
+  start: SplitPath,
+  platform: Platform,
+  options: ResolveOptions,
+): { ok: true; value: Resolved } | ({ ok: false } & ResolveFailure) {
+  let prefix = start.prefix;
+  let names: string[] = [];
+  const queue: Pending[] = start.names.map((name) => ({ name, fromLink: null }));
+  const links: LinkHop[] = [];
+  let kind: EntryKind = 'directory';
+  let existingAncestor: string | undefined;
+
+  while (queue.length > 0) {
+    const item = queue.shift()!;
+    if (item.name === '' || item.name === '.') continue;
+    if (item.name === '..') {
+      names.pop();
+      continue;
+    }
+    if (kind === 'missing') {
+      names.push(item.name);
+      continue;
+    }
+    const candidateNames = [...names, item.name];
+    const candidate = joinNames(prefix, candidateNames, platform);
+    const look = fs.lstat(candidate);
+    if (look.kind === 'missing') {
+      if (item.fromLink !== null) {
+        const landed = lexicalLanding(prefix, candidateNames, queue);
+        const hop = links[item.fromLink]!;
+        const escapes = options.landsInside ? !options.landsInside(landed) : false;
+        return {
+          ok: false,
+          code: escapes ? 'ERR_SYMLINK_ESCAPE' : 'ERR_SYMLINK_DANGLING',
+          reason: escapes
+            ? `The link ${hop.link} points to ${hop.target}, which does not exist and lies outside the workspace.`
+            : `The link ${hop.link} points to ${hop.target}, which does not exist. Fix or remove the link.`,
+          links,
+          landed,
+        };
+      }
+      existingAncestor = joinNames(prefix, names, platform);
+      kind = 'missing';
+      names = candidateNames;
+      continue;
+    }
+    if (look.kind === 'error') {
+      return {
+        ok: false,
+        code: 'ERR_PERMISSION',
+        reason: `The filesystem would not let ${candidate} be looked up (${look.errno}); check its folder's permissions.`,
+        links,
+      };
+    }
+    if (look.kind === 'symlink' && (queue.length > 0 || options.followFinal)) {
+      const judged = options.judgeLink?.(candidate, { prefix, names: candidateNames });
+      if (judged) return { ok: false, ...judged, links };
+      if (links.length >= MAX_LINK_HOPS) {
+        return {
+          ok: false,
+          code: 'ERR_SYMLINK_LOOP',
+          reason: `Resolving ${joinSplit(start, platform)} followed more than ${MAX_LINK_HOPS} links (a loop: ${links
+            .slice(0, 3)
+            .map((hop) => `${hop.link} -> ${hop.target}`)
+            .join(', ')}, ...). Break the loop.`,
+          links,
+        };
+      }
+      const read = fs.readlink(candidate);
+      if (!read.ok) {
+        return {
+          ok: false,
+          code: 'ERR_PERMISSION',
+          reason: `The link ${candidate} could not be read (${read.errno}); check its permissions.`,
+          links,
+        };
+      }
+      links.push({ link: candidate, target: read.target });
+      const target = splitLinkTarget(read.target, platform);
+      if (target.absolute) {
+        prefix = target.absolute.prefix;
+        names = [];
+      }
+      queue.unshift(...target.names.map((name) => ({ name, fromLink: links.length - 1 })));
+      continue;
+    }
+    names = candidateNames;
+    kind = look.kind;
+  }
+  return { ok: true, value: { real: { prefix, names }, kind, links, ...(existingAncestor !== undefined ? { existingAncestor } : {}) } };
+}
+
+function lexicalLanding(prefix: string, names: readonly string[], rest: readonly Pending[]): SplitPath {
+  const landed = [...names];
+  for (const { name } of rest) {
+    if (name === '' || name === '.') continue;
+    if (name === '..') landed.pop();
+    else landed.push(name);
+  }
+  return { prefix, names: landed };
+}
+
+export interface RootReal {
+  readonly lexical: SplitPath;
+  readonly real: SplitPath;
+}
+
+export interface Realised extends Compared {
+  readonly real: SplitPath | null;
+  readonly kind: EntryKind | null;
+  readonly links: readonly LinkHop[];
+}
+
+/**
+ * Stage 6: resolve links for the target. Links above the root are followed without judgement
+ * (macOS `/tmp`); below it, `contain` follows a chain only if it lands inside the root's real
+ * path, `refuse` refuses any link.
+ */
+export function realpath(
+  compared: Compared,
+  ctx: StageContext,
+  root: RootReal | undefined,
+  followFinal: boolean,
+): StageOutcome<Realised> {
+  const input = compared.path;
+  const policyRule =
+    ctx.policy.symlinks === 'contain'
+      ? 'resolve links; follow a link below the root only if its chain lands inside (symlinks: contain)'
+      : 'resolve links; refuse any link below the root (symlinks: refuse)';
+  if (!ctx.fs || !root) {
+    return skipped(
+      'realpath',
+      { input, output: input, rule: policyRule, notes: ['simulated: the filesystem of another platform is not consulted'] },
+      { ...compared, real: null, kind: null, links: [] },
+    );
+  }
+  const { comparison } = compared;
+  const belowRoot = (split: SplitPath) => isInside(root.real, split, comparison) && split.names.length > root.real.names.length;
+  const resolution = resolveReal(ctx.fs, compared.split, ctx.platform, {
+    followFinal,
+    judgeLink: (link, split) =>
+      ctx.policy.symlinks === 'refuse' && belowRoot(split)
+        ? {
+            code: 'ERR_SYMLINK_REFUSED',
+            reason: `${link} is a symbolic link below the root, and the symlink policy is refuse. Use the link's target directly, or set the symlink policy to contain.`,
+          }
+        : undefined,
+    landsInside: (landed) => isInside(root.real, landed, comparison),
+  });
+  if (!resolution.ok) {
+    const landed = resolution.landed ? joinSplit(resolution.landed, ctx.platform) : undefined;
+    const notes = resolution.links.map((hop) => `${hop.link} -> ${hop.target}`);
+    return refused('realpath', { input, rule: policyRule, notes }, resolution.code, resolution.reason, {
+      links: resolution.links,
+      ...(landed !== undefined ? { landed } : {}),
+    });
+  }
+  const { real, kind, links, existingAncestor } = resolution.value;
+  const output = joinSplit(real, ctx.platform);
+  const notes = links.map((hop) => `${hop.link} -> ${hop.target}`);
+  if (existingAncestor !== undefined) notes.push(`does not exist yet: resolved up to ${existingAncestor}, the rest taken lexically`);
+  if (!followFinal && kind === 'symlink') notes.push('the last name is a link and is not followed: the link itself is the subject');
+
+  const lexicallyInside = isInside(root.lexical, compared.split, comparison) || isInside(root.real, compared.split, comparison);
+  if (links.length > 0 && lexicallyInside && !isInside(root.real, real, comparison)) {
+    const first = links.find((hop) => {
+      const split = splitAbsolute(hop.link, ctx.platform);
+      return split !== null && belowRoot(split);
+    });
+    return refused(
+      'realpath',
+      { input, rule: policyRule, notes },
+      'ERR_SYMLINK_ESCAPE',
+      `${first ? `The link ${first.link}` : 'A link'} leads outside the workspace: the chain lands at ${output}, which is not inside ${joinSplit(root.real, ctx.platform)}. Use a path whose links stay inside the workspace.`,
+      { links, landed: output },
+    );
+  }
+  return passed('realpath', { input, output, rule: policyRule, notes }, { ...compared, real, kind, links });
+}

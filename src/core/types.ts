@@ -1,0 +1,112 @@
+/** Platforms whose path rules the core knows. Passed in, never read from the host. */
+export type Platform = 'linux' | 'darwin' | 'win32';
+export const PLATFORMS: readonly Platform[] = ['linux', 'darwin', 'win32'];
+
+export type StageName = 'parse' | 'refusals' | 'decode' | 'normalise' | 'case' | 'realpath' | 'containment';
+export const STAGES: readonly StageName[] = ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment'];
+
+export type StageStatus = 'pass' | 'refuse' | 'note' | 'skip';
+export type Verdict = 'inside' | 'outside' | 'refused';
+
+/**
+ * Refusal codes are API: tests, the webview, the refusal log and other tools match on them.
+ * The table in DESIGN.md is the whole list.
+ */
+export type RefusalCode =
+  | 'ERR_PARSE'
+  | 'ERR_SCHEME'
+  | 'ERR_HOST'
+  | 'ERR_QUERY_OR_FRAGMENT'
+  | 'ERR_UNC'
+  | 'ERR_DEVICE_PATH'
+  | 'ERR_NUL'
+  | 'ERR_ENCODED_SEPARATOR'
+  | 'ERR_ILLEGAL_CHARACTER'
+  | 'ERR_BAD_ENCODING'
+  | 'ERR_NOT_ABSOLUTE'
+  | 'ERR_SYMLINK_ESCAPE'
+  | 'ERR_SYMLINK_REFUSED'
+  | 'ERR_SYMLINK_LOOP'
+  | 'ERR_SYMLINK_DANGLING'
+  | 'ERR_PERMISSION'
+  | 'ERR_OUTSIDE'
+  | 'ERR_NOT_GRANTED'
+  | 'ERR_READ_ONLY';
+
+export interface Policy {
+  /** `file://localhost/x`: RFC 8089 calls it the local host; refused by default so each file has one spelling. */
+  readonly localhost: 'refuse' | 'allow';
+  /** `\\host\share` and `file://host/share` on Windows: network shares, refused by default. */
+  readonly unc: 'refuse' | 'allow';
+  /** How names are compared: `auto` asks the filesystem (or the simulated platform's default). */
+  readonly case: 'auto' | 'sensitive' | 'insensitive';
+  /** `contain` follows a link below the root only if its chain lands inside; `refuse` refuses any link below the root. */
+  readonly symlinks: 'contain' | 'refuse';
+}
+
+export const DEFAULT_POLICY: Policy = Object.freeze({
+  localhost: 'refuse',
+  unc: 'refuse',
+  case: 'auto',
+  symlinks: 'contain',
+});
+
+/** One stage's part of a decision. */
+export interface StageResult {
+  readonly stage: StageName;
+  readonly status: StageStatus;
+  readonly input: string;
+  readonly output: string | null;
+  /** The rule the stage applied, citing its source where there is one. */
+  readonly rule: string;
+  /** What the stage noticed: rewrites, simulated steps, literal `%`, link hops. Empty when nothing. */
+  readonly note: string;
+}
+
+export interface Refusal {
+  readonly code: RefusalCode;
+  readonly stage: StageName | 'root' | 'server';
+  readonly reason: string;
+}
+
+/** One link followed while resolving a path. */
+export interface LinkHop {
+  readonly link: string;
+  readonly target: string;
+}
+
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'other' | 'missing';
+
+export interface Trace {
+  readonly input: string;
+  readonly root: string;
+  readonly rootPath: string | null;
+  readonly platform: Platform;
+  readonly simulated: boolean;
+  readonly policy: Policy;
+  /** How the root itself was converted (parse, refusals, decode, normalise). */
+  readonly rootStages: readonly StageResult[];
+  readonly stages: readonly StageResult[];
+  readonly verdict: Verdict;
+  /** The stage that decided: `containment` for a verdict reached normally, `root` when the root itself was refused. */
+  readonly stage: StageName | 'root';
+  readonly code: RefusalCode | null;
+  readonly reason: string;
+  /** The real path when realpath ran (for an escape, where the chain landed), otherwise the lexical path. */
+  readonly path: string | null;
+  readonly links: readonly LinkHop[];
+  /** What is at `path` (`missing` for a target that does not exist yet); null when the filesystem was not consulted or could not resolve it. */
+  readonly kind: EntryKind | null;
+}
+
+/** What the filesystem says about one name, without following a link at it. */
+export type FsLookup =
+  | { readonly kind: 'file' | 'directory' | 'symlink' | 'other'; readonly dev: bigint; readonly ino: bigint }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'error'; readonly errno: string };
+
+/** The only I/O the core does. Implemented over `node:fs` in `src/host`, and by fakes in tests. */
+export interface FileSystemPort {
+  lstat(path: string): FsLookup;
+  readlink(path: string): { readonly ok: true; readonly target: string } | { readonly ok: false; readonly errno: string };
+}
