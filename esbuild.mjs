@@ -16,6 +16,13 @@ const targets = [
     format: 'cjs',
     target: 'node20',
   },
+  {
+    entryPoints: ['src/server/index.ts'],
+    outfile: 'dist/server.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
 ];
 
 /** @type {import('esbuild').Plugin} */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
 import { main } from './main.js';
 
-process.exitCode = main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+const status = main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+if (status !== 'serving') process.exitCode = status;

@@ -1,5 +1,6 @@
 import { hostPlatform } from '../host/node.js';
 import { runRoot } from './commands/root.js';
+import { runServe } from './commands/serve.js';
 import { runTrace } from './commands/trace.js';
 import { EXIT, UsageError, type Io } from './usage.js';
 
@@ -12,6 +13,7 @@ Decides, stage by stage, whether a URI or path lies inside a workspace root.
 Commands:
   root <uri>                   convert a workspace root URI into a path, or refuse it
   trace <input> --root <uri>   trace an input through every stage against a root
+  serve --workspace <uri>      serve workspaces to an MCP client over stdio
 
 Options:
   -h, --help                   show help (also: boundary-inspector <command> --help)
@@ -20,10 +22,11 @@ Options:
 Exit status: 0 inside or converted, 3 outside or refused, 2 usage error.
 `;
 
-type Command = (args: readonly string[], io: Io, host: ReturnType<typeof hostPlatform>) => number;
-const COMMANDS: Record<string, Command> = { root: runRoot, trace: runTrace };
+type Command = (args: readonly string[], io: Io, host: ReturnType<typeof hostPlatform>) => number | 'serving';
+const COMMANDS: Record<string, Command> = { root: runRoot, trace: runTrace, serve: runServe };
 
-export function main(argv: readonly string[], io: Io): number {
+/** Runs one command; `serving` means the MCP server is running and sets its own exit status. */
+export function main(argv: readonly string[], io: Io): number | 'serving' {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     (command === undefined ? io.stderr : io.stdout).write(mainHelp);

@@ -1,0 +1,6 @@
+import { runServer } from '../../server/main.js';
+
+/** `boundary-inspector serve`: the bundled MCP server, with the same arguments as dist/server.js. */
+export function runServe(args: readonly string[]): number | 'serving' {
+  return runServer(args);
+}

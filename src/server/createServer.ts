@@ -1,0 +1,181 @@
+import { McpServer, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { rootToPath } from '../core/index.js';
+import { ChangedError } from './files.js';
+import { sameWorkspace, type Grant } from './grants.js';
+import { chooseFromRoots } from './legacyRoots.js';
+import { refusalResult, serverRefusal, type ServerRefusal } from './refusal.js';
+import { registerResources } from './resources.js';
+import { makeScope, toResult, workspaceUriDescription, type ServerState, type ToolDefinition } from './tool.js';
+import { listWorkspaces } from './tools/listWorkspaces.js';
+import { WORKSPACE_TOOLS } from './tools/index.js';
+
+export const SERVER_NAME = 'boundary-inspector';
+declare const PACKAGE_VERSION: string;
+const VERSION = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : '0.0.0-dev';
+
+/** The negotiated era: `legacy` is 2025-11-25 (initialize), `modern` is 2026-07-28. */
+export type Era = 'legacy' | 'modern';
+
+const refusalSchema = z.object({
+  refused: z.literal(true).describe('Present on a refusal: nothing was read or changed.'),
+  code: z.string().describe('The stable refusal code, such as ERR_OUTSIDE or ERR_NOT_GRANTED.'),
+  stage: z.string().describe('The stage that refused: a pipeline stage, root (the workspaceUri itself), or server.'),
+  verdict: z.enum(['outside', 'refused']).describe('outside: the path lies outside the workspace; refused: its form is not served.'),
+  reason: z.string().describe('Why, in words a person can act on.'),
+  next: z.string().describe('What to do next.'),
+  path: z.string().nullable().describe('The path as resolved, where one was reached.'),
+  input: z.string().describe('The input as sent.'),
+  workspaceUri: z.string().nullable().describe('The workspace named by the call.'),
+});
+
+const INSTRUCTIONS =
+  'Filesystem tools over the workspaces the user granted. Call list_workspaces first, then pass one of its URIs, exactly, ' +
+  'as workspaceUri on every call; paths are relative to that workspace. A refusal names its code, stage and reason: ' +
+  'call explain_path with the same path to see every stage.';
+
+function inputOf(args: Record<string, unknown>): string {
+  for (const key of ['path', 'source', 'paths']) {
+    const value = args[key];
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value)) return value.join(', ');
+  }
+  return '';
+}
+
+function errorResult(error: unknown): CallToolResult {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error instanceof ChangedError || !(error instanceof Error) ? String((error as Error).message ?? error) : error.message;
+  return { isError: true, content: [{ type: 'text', text: `Error${code ? ` (${code})` : ''}: ${message}` }] };
+}
+
+/** Authorization: the named workspace must equal a grant exactly after normalisation, never by prefix. */
+export function authorize(state: ServerState, workspaceUri: string): { grant: Grant } | { refusal: ServerRefusal } {
+  const platform = state.platform;
+  const policy = state.grants[0]?.root.ctx.policy;
+  const converted = rootToPath(workspaceUri, { platform, ...(policy ? { policy } : {}) });
+  if (!converted.ok) {
+    return {
+      refusal: {
+        code: converted.code,
+        stage: 'root',
+        reason: `The workspaceUri is refused at ${converted.stage}: ${converted.reason}`,
+        path: null,
+        trace: null,
+      },
+    };
+  }
+  const grant = state.grants.find((candidate) => sameWorkspace(candidate.root, converted.path));
+  if (grant) return { grant };
+  return {
+    refusal: serverRefusal(
+      'ERR_NOT_GRANTED',
+      `${workspaceUri} (${converted.path}) is not a granted workspace; a folder inside a granted one is not a grant either. Granted: ${state.grants.map((candidate) => candidate.uri).join(', ')}.`,
+    ),
+  };
+}
+
+async function dispatch(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  ctx: ServerContext,
+  state: ServerState,
+): Promise<CallToolResult | InputRequiredResult> {
+  const given = typeof args.workspaceUri === 'string' ? args.workspaceUri : null;
+  const input = inputOf(args);
+  const refuse = (refusal: ServerRefusal, workspaceUri: string | null) => {
+    void state.log.append({
+      time: new Date().toISOString(),
+      tool: tool.name,
+      workspaceUri,
+      input,
+      code: refusal.code,
+      stage: refusal.stage,
+      reason: refusal.reason,
+      trace: refusal.trace,
+    });
+    return refusalResult(refusal, input, workspaceUri);
+  };
+
+  let grant: Grant;
+  if (given === null) {
+    const choice = chooseFromRoots(ctx, state.grants);
+    if (choice.kind === 'ask') return choice.result;
+    if (choice.kind === 'refused') return refuse(choice.refusal, null);
+    grant = choice.grant;
+  } else {
+    const authorized = authorize(state, given);
+    if ('refusal' in authorized) return refuse(authorized.refusal, given);
+    grant = authorized.grant;
+  }
+  const workspaceUri = given ?? grant.uri;
+  if (tool.access === 'write' && grant.rights === 'read') {
+    return refuse(
+      serverRefusal('ERR_READ_ONLY', `${tool.name} changes files, and ${grant.uri} is granted read-only.`),
+      workspaceUri,
+    );
+  }
+  const scope = makeScope(state, grant, tool.name, workspaceUri);
+  try {
+    const outcome = await tool.run(args as never, scope);
+    return outcome.kind === 'ok' ? toResult(outcome) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
+  } catch (error) {
+    return errorResult(error);
+  }
+}
+
+/**
+ * One server per connection. On a 2025-11-25 connection workspaceUri is required by the schema;
+ * on 2026-07-28 it may be omitted, and the legacy roots adapter then asks the client's roots
+ * through MRTR to choose among the grants.
+ */
+export function createServer(state: ServerState, era: Era): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions: INSTRUCTIONS,
+      // Never turn input_required into a live server-to-client roots/list request.
+      inputRequired: { legacyShim: false },
+    },
+  );
+  const workspaceUri =
+    era === 'legacy'
+      ? z.string().describe(workspaceUriDescription)
+      : z
+          .string()
+          .optional()
+          .describe(`${workspaceUriDescription} Always give it; when omitted, a legacy adapter asks for your roots to choose among the granted workspaces.`);
+
+  server.registerTool(
+    listWorkspaces.name,
+    {
+      title: listWorkspaces.title,
+      description: listWorkspaces.description,
+      inputSchema: z.object({}),
+      outputSchema: listWorkspaces.output,
+      annotations: listWorkspaces.annotations,
+    },
+    async () => {
+      const { structured, text } = listWorkspaces.run(state);
+      return { content: [{ type: 'text', text }], structuredContent: structured };
+    },
+  );
+
+  for (const tool of WORKSPACE_TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: z.object({ workspaceUri, ...tool.input }),
+        // A result is the tool's own output or a refusal; both are described.
+        outputSchema: z.union([tool.output, refusalSchema]),
+        annotations: tool.annotations,
+      },
+      (args, ctx) => dispatch(tool, args as Record<string, unknown>, ctx, state),
+    );
+  }
+  registerResources(server, state);
+  return server;
+}

@@ -1,0 +1,76 @@
+import { comparisonKey, pathToUri, prepareRoot, rootToPath, type FileSystemPort, type Platform, type Policy, type PreparedRoot } from '../core/index.js';
+
+export type Rights = 'read' | 'read-write';
+
+export interface Grant {
+  /** The workspace URI as this server publishes it (built from the path, so it round-trips). */
+  readonly uri: string;
+  /** The URI exactly as it was given at launch. */
+  readonly given: string;
+  readonly path: string;
+  readonly realPath: string;
+  readonly rights: Rights;
+  readonly root: Extract<PreparedRoot, { ok: true }>;
+}
+
+export interface GrantSpec {
+  readonly uri: string;
+  readonly rights: Rights;
+}
+
+export interface GrantOptions {
+  readonly platform: Platform;
+  readonly policy: Partial<Policy>;
+  readonly fs: FileSystemPort;
+  /** Whether a path is an existing directory (following links: the root's own links are the user's layout). */
+  readonly isDirectory: (path: string) => boolean;
+}
+
+/**
+ * Turns launch arguments into grants. Every workspace goes through the core's root conversion;
+ * a refused or missing root is an error, never a silently wider root. The same workspace named
+ * twice keeps the narrower rights.
+ */
+export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions): { grants: Grant[]; errors: string[]; warnings: string[] } {
+  const grants: Grant[] = [];
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  if (specs.length === 0) errors.push('no workspace granted: give at least one --workspace <uri> or --read-only-workspace <uri>');
+  for (const spec of specs) {
+    const root = prepareRoot(spec.uri, { platform: options.platform, policy: options.policy, fs: options.fs });
+    if (!root.ok) {
+      errors.push(`workspace ${spec.uri} refused at ${root.stage} (${root.code}): ${root.reason}`);
+      continue;
+    }
+    if (!options.isDirectory(root.path)) {
+      errors.push(`workspace ${spec.uri} (${root.path}) is not an existing directory`);
+      continue;
+    }
+    const twin = grants.findIndex((grant) => sameWorkspace(grant.root, root.path));
+    if (twin !== -1) {
+      const narrower: Rights = grants[twin]!.rights === 'read' || spec.rights === 'read' ? 'read' : 'read-write';
+      warnings.push(`workspace ${spec.uri} is granted twice; keeping ${narrower}`);
+      grants[twin] = { ...grants[twin]!, rights: narrower };
+      continue;
+    }
+    grants.push({
+      uri: pathToUri(root.path, options.platform),
+      given: spec.uri,
+      path: root.path,
+      realPath: root.realPath ?? root.path,
+      rights: spec.rights,
+      root,
+    });
+  }
+  return { grants, errors, warnings };
+}
+
+/** Exact equality of two workspace paths, name by name under the root's comparison: never a prefix. */
+export function sameWorkspace(root: Extract<PreparedRoot, { ok: true }>, path: string): boolean {
+  const other = rootToPath(path, { platform: root.ctx.platform, policy: root.ctx.policy });
+  if (!other.ok) return false;
+  const a = root.split;
+  const b = other.split;
+  if (a.prefix.toUpperCase() !== b.prefix.toUpperCase() || a.names.length !== b.names.length) return false;
+  return a.names.every((name, i) => comparisonKey(name, root.comparison) === comparisonKey(b.names[i]!, root.comparison));
+}

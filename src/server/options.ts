@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_REFUSAL_LOG_BYTES } from './refusalLog.js';
+import type { GrantSpec } from './grants.js';
+import type { Policy } from '../core/index.js';
+
+export class ServeUsageError extends Error {}
+
+export interface ServeOptions {
+  readonly help: boolean;
+  readonly grants: readonly GrantSpec[];
+  readonly refusalLog: string | undefined;
+  readonly refusalLogBytes: number;
+  readonly policy: Partial<Policy>;
+  readonly sandbox: 'auto' | 'off';
+}
+
+export const serveHelp = `Usage: boundary-inspector serve --workspace <uri> [--workspace <uri> ...] [options]
+
+Serves the granted workspaces to an MCP client over stdio (stdout carries JSON-RPC only; logs go
+to stderr). Every tool call names its workspace with workspaceUri; MCP roots are never authority.
+
+Options:
+  --workspace <uri>             grant a workspace read-write (repeatable)
+  --read-only-workspace <uri>   grant a workspace read-only (repeatable)
+  --refusal-log <file>          append every refusal to this JSON-lines file
+  --refusal-log-size <bytes>    rotate the log to <file>.1 past this size (default ${DEFAULT_REFUSAL_LOG_BYTES})
+  --allow-localhost             accept file://localhost/... (default: refused)
+  --allow-unc                   accept UNC shares on win32 (default: refused)
+  --case auto|sensitive|insensitive   how names are compared (default: auto)
+  --symlinks contain|refuse     links below a workspace (default: contain)
+  --sandbox auto|off            run inside bubblewrap where it works (default: auto)
+  -h, --help                    show this help
+
+Exit status: 2 when the arguments or a workspace are refused at start-up.
+
+Example:
+  boundary-inspector serve --workspace file:///home/me/project --refusal-log /tmp/refusals.jsonl
+`;
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new ServeUsageError(`--${flag} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+export function parseServeArgs(args: readonly string[]): ServeOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        workspace: { type: 'string', multiple: true },
+        'read-only-workspace': { type: 'string', multiple: true },
+        'refusal-log': { type: 'string' },
+        'refusal-log-size': { type: 'string' },
+        'allow-localhost': { type: 'boolean' },
+        'allow-unc': { type: 'boolean' },
+        case: { type: 'string' },
+        symlinks: { type: 'string' },
+        sandbox: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new ServeUsageError((error as Error).message);
+  }
+  const { values } = parsed;
+  const size = values['refusal-log-size'] === undefined ? DEFAULT_REFUSAL_LOG_BYTES : Number(values['refusal-log-size']);
+  if (!Number.isInteger(size) || size < 1024) throw new ServeUsageError('--refusal-log-size must be a whole number of bytes, at least 1024');
+  const policy: { -readonly [K in keyof Policy]?: Policy[K] } = {};
+  if (values['allow-localhost']) policy.localhost = 'allow';
+  if (values['allow-unc']) policy.unc = 'allow';
+  const casePolicy = oneOf('case', values.case, ['auto', 'sensitive', 'insensitive'] as const);
+  if (casePolicy) policy.case = casePolicy;
+  const symlinks = oneOf('symlinks', values.symlinks, ['contain', 'refuse'] as const);
+  if (symlinks) policy.symlinks = symlinks;
+  return {
+    help: values.help === true,
+    grants: [
+      ...(values.workspace ?? []).map((uri) => ({ uri, rights: 'read-write' as const })),
+      ...(values['read-only-workspace'] ?? []).map((uri) => ({ uri, rights: 'read' as const })),
+    ],
+    refusalLog: values['refusal-log'],
+    refusalLogBytes: size,
+    policy,
+    sandbox: oneOf('sandbox', values.sandbox, ['auto', 'off'] as const) ?? 'auto',
+  };
+}

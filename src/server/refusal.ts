@@ -1,0 +1,81 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { verdictFor, type RefusalCode, type Trace } from '../core/index.js';
+
+/** A refusal as the server reports it: the core's verdict, or one of the server's own codes. */
+export interface ServerRefusal {
+  readonly code: RefusalCode;
+  readonly stage: string;
+  readonly reason: string;
+  readonly path: string | null;
+  readonly trace: Trace | null;
+}
+
+export function refusalFromTrace(trace: Trace): ServerRefusal {
+  return { code: trace.code!, stage: trace.stage, reason: trace.reason, path: trace.path, trace };
+}
+
+export function serverRefusal(code: 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY', reason: string): ServerRefusal {
+  return { code, stage: 'server', reason, path: null, trace: null };
+}
+
+/** What an agent should do next, by code: the text part of a refusal. */
+export function nextStep(refusal: ServerRefusal): string {
+  if (refusal.stage === 'root') {
+    return 'The workspaceUri itself was refused: call list_workspaces and pass one of its URIs, exactly, as workspaceUri.';
+  }
+  switch (refusal.code) {
+    case 'ERR_NOT_GRANTED':
+      return 'Call list_workspaces and pass one of the granted workspace URIs, exactly, as workspaceUri.';
+    case 'ERR_READ_ONLY':
+      return 'This workspace is granted read-only: read instead, or ask the user to grant it read-write.';
+    case 'ERR_OUTSIDE':
+    case 'ERR_SYMLINK_ESCAPE':
+      return 'Use a path inside the workspace (relative paths resolve against it). Call explain_path with the same input to see every stage, or list_workspaces for the granted workspaces.';
+    case 'ERR_SCHEME':
+    case 'ERR_HOST':
+    case 'ERR_QUERY_OR_FRAGMENT':
+    case 'ERR_UNC':
+    case 'ERR_DEVICE_PATH':
+    case 'ERR_NUL':
+    case 'ERR_ENCODED_SEPARATOR':
+    case 'ERR_ILLEGAL_CHARACTER':
+    case 'ERR_BAD_ENCODING':
+    case 'ERR_PARSE':
+      return 'Send a plain path relative to the workspace (for example src/index.ts), or a file:///... URI with no host, query or fragment.';
+    default:
+      return 'Call explain_path with the same input to see which stage refused it and why.';
+  }
+}
+
+export interface RefusalContent {
+  readonly [key: string]: unknown;
+  readonly refused: true;
+  readonly code: RefusalCode;
+  readonly stage: string;
+  readonly verdict: 'outside' | 'refused';
+  readonly reason: string;
+  readonly next: string;
+  readonly path: string | null;
+  readonly input: string;
+  readonly workspaceUri: string | null;
+}
+
+export function refusalResult(refusal: ServerRefusal, input: string, workspaceUri: string | null): CallToolResult {
+  const next = nextStep(refusal);
+  const structuredContent: RefusalContent = {
+    refused: true,
+    code: refusal.code,
+    stage: refusal.stage,
+    verdict: verdictFor(refusal.code),
+    reason: refusal.reason,
+    next,
+    path: refusal.path,
+    input,
+    workspaceUri,
+  };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `Refused (${refusal.code} at ${refusal.stage}): ${refusal.reason}\nNext: ${next}` }],
+    structuredContent,
+  };
+}

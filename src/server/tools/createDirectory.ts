@@ -1,0 +1,42 @@
+import { promises as fsp } from 'node:fs';
+import * as z from 'zod';
+import { defineTool, ok, pathField, refused } from '../tool.js';
+
+export const createDirectory = defineTool({
+  name: 'create_directory',
+  title: 'Create a folder',
+  description:
+    'Creates a folder inside the workspace, with any missing folders above it. A folder that already exists is left as it is (created: false), ' +
+    'so the call can be repeated; a file or a link already at that name is an error (EEXIST), and a link there is never followed. ' +
+    'Needs a read-write grant. A refused path comes back with its refusal code, stage and reason.',
+  input: { path: pathField },
+  output: z.object({
+    path: z.string().describe('The real path of the folder.'),
+    uri: z.string().describe('The file: URI of that path.'),
+    created: z.boolean().describe('True when this call created it; false when it already existed.'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: 'write',
+  async run({ path }, scope) {
+    const checked = scope.check(path, { followFinal: false });
+    if (!checked.ok) return refused(checked);
+    const uri = scope.uriOf(checked.path);
+    const kind = checked.trace.kind;
+    if (kind === 'directory') return ok({ path: checked.path, uri, created: false }, `${scope.relative(checked.path)} already exists.`);
+    if (kind === 'symlink') {
+      throw Object.assign(new Error(`${checked.path} is a link; create_directory does not follow links. Use the link's target, or delete the link first.`), {
+        code: 'EEXIST',
+      });
+    }
+    if (kind === 'file' || kind === 'other') {
+      throw Object.assign(new Error(`${checked.path} already exists and is not a folder`), { code: 'EEXIST' });
+    }
+    const refusal = scope.recheck(checked, { followFinal: false });
+    if (refusal) return refused(refusal);
+    // mkdir never creates through a link at the last name (mkdir(2) fails EEXIST there). It returns
+    // the first folder it made, or undefined when the folder appeared meanwhile (still idempotent).
+    const first = await fsp.mkdir(checked.path, { recursive: true });
+    const created = first !== undefined;
+    return ok({ path: checked.path, uri, created }, `${created ? 'Created' : 'Already exists:'} ${scope.relative(checked.path)}.`);
+  },
+});

@@ -1,0 +1,38 @@
+import { promises as fsp } from 'node:fs';
+import * as z from 'zod';
+import { defineTool, ok, pathField, refused } from '../tool.js';
+
+export const deletePath = defineTool({
+  name: 'delete_path',
+  title: 'Delete a file or folder',
+  description:
+    'Deletes a file, a link or a folder inside the workspace. A link is removed itself, never its target. ' +
+    'A folder that is not empty needs `recursive: true`. The workspace folder itself is never deleted. Needs a read-write grant.',
+  input: {
+    path: pathField,
+    recursive: z.boolean().optional().describe('Delete a folder with everything in it. Without it, only an empty folder is deleted.'),
+  },
+  output: z.object({
+    path: z.string().describe('The real path deleted.'),
+    kind: z.enum(['file', 'directory', 'symlink', 'other']).describe('What was deleted.'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  access: 'write',
+  async run({ path, recursive }, scope) {
+    const checked = scope.check(path, { followFinal: false });
+    if (!checked.ok) return refused(checked);
+    const kind = checked.trace.kind;
+    if (kind === 'missing' || kind === null) throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
+    if (scope.isWorkspaceRoot(checked.path)) throw new Error('delete_path never deletes the workspace folder itself');
+    const refusal = scope.recheck(checked, { followFinal: false });
+    if (refusal) return refused(refusal);
+    if (kind === 'directory') {
+      // fs.rm removes links inside the tree as links; it never follows them.
+      if (recursive) await fsp.rm(checked.path, { recursive: true });
+      else await fsp.rmdir(checked.path);
+    } else {
+      await fsp.unlink(checked.path);
+    }
+    return ok({ path: checked.path, kind }, `Deleted ${kind} ${scope.relative(checked.path)}.`);
+  },
+});

@@ -1,0 +1,61 @@
+import { promises as fsp } from 'node:fs';
+import * as z from 'zod';
+import { defineTool, ok, pathField, refused } from '../tool.js';
+import { entryTypeOf, entryTypeSchema } from './listDirectory.js';
+
+export const getFileInfo = defineTool({
+  name: 'get_file_info',
+  title: 'Get file information',
+  description:
+    'Describes a file, folder or link inside the workspace: its type, size, times (created, modified, accessed) and permissions. ' +
+    'A link is described as the link itself, with the target it names (linkTarget), which is neither followed nor checked. ' +
+    'Reads metadata only, never contents. A refused path comes back with its refusal code, stage and reason.',
+  input: { path: pathField },
+  output: z.object({
+    path: z.string().describe('The real path described (for a link, the link itself).'),
+    uri: z.string().describe('The file: URI of that path.'),
+    type: entryTypeSchema,
+    size: z.number().describe('The size in bytes (for a link, of the link; for a folder, of its entry, not its contents).'),
+    created: z.string().nullable().describe('When it was created (ISO 8601), or null when the filesystem does not record it.'),
+    modified: z.string().describe('When its contents last changed (ISO 8601).'),
+    accessed: z.string().describe('When it was last read (ISO 8601; many systems update this lazily).'),
+    permissions: z.string().describe('The permission bits in octal, such as 644 or 755 (4755 with setuid).'),
+    linkTarget: z.string().optional().describe('For a link, the target text it holds, exactly as stored.'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: 'read',
+  async run({ path }, scope) {
+    // Not followed: a link is the subject here, and its target may lie outside.
+    const checked = scope.check(path, { followFinal: false });
+    if (!checked.ok) return refused(checked);
+    if (checked.trace.kind === 'missing') throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
+    const stats = await fsp.lstat(checked.path);
+    const type = entryTypeOf(stats);
+    const linkTarget = type === 'symlink' ? await fsp.readlink(checked.path) : undefined;
+    // A birth time of 0 is how Node reports a filesystem that does not keep one.
+    const created = stats.birthtimeMs > 0 ? stats.birthtime.toISOString() : null;
+    const permissions = (stats.mode & 0o7777).toString(8).padStart(3, '0');
+    const info = {
+      path: checked.path,
+      uri: scope.uriOf(checked.path),
+      type,
+      size: stats.size,
+      created,
+      modified: stats.mtime.toISOString(),
+      accessed: stats.atime.toISOString(),
+      permissions,
+      ...(linkTarget !== undefined ? { linkTarget } : {}),
+    };
+    const lines = [
+      `path: ${scope.relative(checked.path)}`,
+      `type: ${type}`,
+      ...(linkTarget !== undefined ? [`linkTarget: ${linkTarget}`] : []),
+      `size: ${stats.size}`,
+      `created: ${created ?? 'not recorded'}`,
+      `modified: ${info.modified}`,
+      `accessed: ${info.accessed}`,
+      `permissions: ${permissions}`,
+    ];
+    return ok(info, lines.join('\n'));
+  },
+});

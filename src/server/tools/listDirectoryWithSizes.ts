@@ -1,0 +1,82 @@
+import { promises as fsp } from 'node:fs';
+import * as z from 'zod';
+import { defineTool, ok, pathField, refused } from '../tool.js';
+import { compareNames, entryLabel, entryTypeOf, entryTypeSchema, inVerifiedDirectory, requireDirectory, type EntryType } from './listDirectory.js';
+
+interface SizedEntry {
+  name: string;
+  type: EntryType;
+  size: number;
+}
+
+export function formatSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+export const listDirectoryWithSizes = defineTool({
+  name: 'list_directory_with_sizes',
+  title: 'List a folder with sizes',
+  description:
+    'Lists the entries of a folder inside the workspace with their sizes, sorted by name or by size (largest first), ' +
+    'with the number of files and folders and the total bytes of the files. Only the folder itself is listed, not its subfolders; ' +
+    'sizes are the entries\' own (a link\'s size is that of the link, never its target; a folder\'s is its entry, not its contents). ' +
+    'A refused path comes back with its refusal code, stage and reason.',
+  input: {
+    path: pathField,
+    sortBy: z.enum(['name', 'size']).optional().describe('name (default): by name; size: largest first, then by name.'),
+  },
+  output: z.object({
+    path: z.string().describe('The real path of the folder listed.'),
+    uri: z.string().describe('The file: URI of that folder.'),
+    entries: z
+      .array(
+        z.object({
+          name: z.string().describe('The entry name.'),
+          type: entryTypeSchema,
+          size: z.number().describe('The entry\'s own size in bytes, from lstat (never following a link).'),
+        }),
+      )
+      .describe('The entries, in the order asked for.'),
+    totalFiles: z.number().describe('How many entries are regular files.'),
+    totalDirectories: z.number().describe('How many entries are folders.'),
+    totalBytes: z.number().describe('The sum of the regular files\' sizes.'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: 'read',
+  async run({ path: input, sortBy }, scope) {
+    const checked = scope.check(input);
+    if (!checked.ok) return refused(checked);
+    requireDirectory(checked);
+    const entries = await inVerifiedDirectory(checked.path, async (dirents, child) => {
+      const sized: SizedEntry[] = [];
+      for (const dirent of dirents) {
+        // lstat through the verified folder: sizes are of what was listed, and a link is sized as itself.
+        const stats = await fsp.lstat(child(dirent.name)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return undefined; // removed since the listing: no longer an entry
+          throw error;
+        });
+        if (stats) sized.push({ name: dirent.name, type: entryTypeOf(stats), size: stats.size });
+      }
+      return sized;
+    });
+    if (sortBy === 'size') entries.sort((a, b) => b.size - a.size || compareNames(a.name, b.name));
+    const files = entries.filter((entry) => entry.type === 'file');
+    const totalFiles = files.length;
+    const totalDirectories = entries.filter((entry) => entry.type === 'directory').length;
+    const totalBytes = files.reduce((sum, entry) => sum + entry.size, 0);
+    const width = Math.max(0, ...entries.map((entry) => entry.name.length));
+    const lines = entries.map(
+      (entry) => `${entryLabel(entry.type).padEnd(7)} ${entry.name.padEnd(width)}  ${entry.type === 'directory' ? '' : formatSize(entry.size)}`.trimEnd(),
+    );
+    if (lines.length > 0) lines.push('');
+    lines.push(`Total: ${totalFiles} files, ${totalDirectories} folders`, `Combined size of the files: ${formatSize(totalBytes)}`);
+    return ok({ path: checked.path, uri: scope.uriOf(checked.path), entries, totalFiles, totalDirectories, totalBytes }, lines.join('\n'));
+  },
+});

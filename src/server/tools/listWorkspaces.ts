@@ -1,0 +1,50 @@
+import * as z from 'zod';
+import type { ServerState } from '../tool.js';
+
+/** The one tool without a workspace: it tells the agent which workspaces it may name. */
+export const listWorkspaces = {
+  name: 'list_workspaces',
+  title: 'List the granted workspaces',
+  description:
+    'Lists the workspaces this server was granted, with their rights (read or read-write) and the protection layers in force. ' +
+    'Pass one of these URIs, exactly, as workspaceUri to every other tool.',
+  output: z.object({
+    workspaces: z
+      .array(
+        z.object({
+          uri: z.string().describe('The workspace URI to pass as workspaceUri.'),
+          path: z.string().describe('The workspace folder as this server spells it.'),
+          realPath: z.string().describe('The folder with every link resolved.'),
+          rights: z.enum(['read', 'read-write']).describe('read: reading tools only; read-write: every tool.'),
+        }),
+      )
+      .describe('Every granted workspace.'),
+    layers: z
+      .object({
+        authorization: z.string().describe('How a call is matched to a grant.'),
+        containment: z.string().describe('How a path is judged inside a workspace.'),
+        sandbox: z
+          .object({
+            active: z.boolean().describe('Whether the operating system confines this server.'),
+            mechanism: z.string().nullable().describe('The sandbox in use, or null.'),
+            detail: z.string().describe('What it confines, or why there is none.'),
+          })
+          .describe('The operating-system layer.'),
+      })
+      .describe('The three protection layers and their state.'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run(state: ServerState) {
+    const structured = {
+      workspaces: state.grants.map((grant) => ({ uri: grant.uri, path: grant.path, realPath: grant.realPath, rights: grant.rights })),
+      layers: {
+        authorization: 'active: workspaceUri must equal a granted workspace exactly (after normalisation, never a prefix)',
+        containment: `active: every path is traced (parse, refusals, decode, normalise, case, realpath, containment); symlinks: ${state.grants[0]?.root.ctx.policy.symlinks ?? 'contain'}`,
+        sandbox: { ...state.sandbox },
+      },
+    };
+    const lines = state.grants.map((grant) => `${grant.uri} (${grant.rights})`);
+    const text = `Granted workspaces:\n${lines.join('\n')}\nSandbox: ${state.sandbox.active ? state.sandbox.detail : `none (${state.sandbox.detail})`}`;
+    return { structured, text };
+  },
+};

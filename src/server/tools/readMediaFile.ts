@@ -1,0 +1,47 @@
+import type { ContentBlock } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { readVerified } from '../files.js';
+import { mimeTypeOf } from '../mime.js';
+import { defineTool, ok, pathField, refused } from '../tool.js';
+
+/** Base64 grows the data by a third, and it is sent twice (content and structured): keep it modest. */
+export const MAX_MEDIA_BYTES = 10 * 1024 * 1024;
+
+export const readMediaFile = defineTool({
+  name: 'read_media_file',
+  title: 'Read an image, audio or other binary file',
+  description:
+    'Reads a file inside the workspace as base64 with its MIME type (from the file extension; application/octet-stream when unknown). ' +
+    'Images come back as an image block, audio as an audio block, anything else as an embedded resource. ' +
+    `Files over ${MAX_MEDIA_BYTES / (1024 * 1024)} MiB are not read. The file is opened first and proven to be the checked file before a byte is read. ` +
+    'A refused path comes back with its refusal code, stage and reason.',
+  input: { path: pathField },
+  output: z.object({
+    path: z.string().describe('The real path that was read.'),
+    uri: z.string().describe('The file: URI of that path.'),
+    mimeType: z.string().describe('The MIME type, from the extension of the real path.'),
+    size: z.number().describe('The size of the file in bytes.'),
+    data: z.string().describe('The file\'s bytes, base64-encoded.'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: 'read',
+  async run({ path }, scope) {
+    const checked = scope.check(path);
+    if (!checked.ok) return refused(checked);
+    const bytes = await readVerified(checked.path, MAX_MEDIA_BYTES);
+    const data = bytes.toString('base64');
+    // The real path's extension: a link named x.png to a .bin file is a .bin file.
+    const mimeType = mimeTypeOf(checked.path);
+    const uri = scope.uriOf(checked.path);
+    const block: ContentBlock = mimeType.startsWith('image/')
+      ? { type: 'image', data, mimeType }
+      : mimeType.startsWith('audio/')
+        ? { type: 'audio', data, mimeType }
+        : { type: 'resource', resource: { uri, mimeType, blob: data } };
+    return ok(
+      { path: checked.path, uri, mimeType, size: bytes.length, data },
+      `${scope.relative(checked.path)}: ${mimeType}, ${bytes.length} bytes.`,
+      [block],
+    );
+  },
+});
