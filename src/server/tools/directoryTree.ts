@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { Minimatch } from 'minimatch';
 import * as z from 'zod';
+import { entryTypeOf, readDirectoryVerified, type EntryType } from '../files.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { entryTypeOf, entryTypeSchema, readDirectoryVerified, requireDirectory, type EntryType } from './listDirectory.js';
+import { entryTypeSchema, requireDirectory } from './entries.js';
 
 /** Bounds the answer (and the work) on a huge tree; the result says when it was cut short. */
 export const MAX_TREE_ENTRIES = 10_000;

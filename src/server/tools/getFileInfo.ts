@@ -1,7 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as z from 'zod';
+import { entryTypeOf } from '../files.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { entryTypeOf, entryTypeSchema } from './listDirectory.js';
+import { entryTypeSchema } from './entries.js';
 
 export const getFileInfo = defineTool({
   name: 'get_file_info',

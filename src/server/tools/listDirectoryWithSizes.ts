@@ -1,7 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as z from 'zod';
+import { compareNames, entryTypeOf, inVerifiedDirectory, type EntryType } from '../files.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { compareNames, entryLabel, entryTypeOf, entryTypeSchema, inVerifiedDirectory, requireDirectory, type EntryType } from './listDirectory.js';
+import { entryLabel, entryTypeSchema, requireDirectory } from './entries.js';
 
 interface SizedEntry {
   name: string;

@@ -1,9 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { ChangedError, identityOf, sameIdentity } from '../files.js';
+import { ChangedError, identityOf, sameIdentity, entryTypeOf } from '../files.js';
 import { defineTool, ok, refused } from '../tool.js';
-import { entryTypeOf } from './listDirectory.js';
 
 /** link(2) cannot make this name here (another filesystem, no hard links, a protected file): rename instead. */
 const LINK_UNSUPPORTED = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { Minimatch } from 'minimatch';
 import * as z from 'zod';
+import { entryTypeOf, readDirectoryVerified, type EntryType } from '../files.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { excludePatternsField, excluder } from './directoryTree.js';
-import { entryTypeOf, entryTypeSchema, readDirectoryVerified, requireDirectory, type EntryType } from './listDirectory.js';
+import { entryTypeSchema, requireDirectory } from './entries.js';
 
 /** Bounds the work on a huge tree; the result says when the search stopped early. */
 export const MAX_SEARCH_VISITS = 10_000;
