@@ -39,7 +39,7 @@ export function bubblewrapArgs(writable: readonly string[]): string[] {
 
 /** Whether bubblewrap can make a namespace here (containers often forbid it). */
 export function bubblewrapWorks(bwrap: string): boolean {
-  const probe = spawnSync(bwrap, [...bubblewrapArgs([]), '--', process.execPath, '-e', ''], { stdio: 'ignore', timeout: 10_000 });
+  const probe = spawnSync(bwrap, [...bubblewrapArgs([]), '--', process.execPath, '--version'], { stdio: 'ignore', timeout: 10_000 });
   return probe.status === 0;
 }
 

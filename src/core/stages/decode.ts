@@ -14,20 +14,20 @@ const utf8Encoder = new TextEncoder();
 /** RFC 3986 section 2.1: each %XX is one octet; the octets must form UTF-8 (RFC 3629). */
 export function percentDecode(text: string): string | null {
   if (MALFORMED_ESCAPE.test(text)) return null;
-  const bytes: number[] = [];
+  if (!text.includes('%')) return text;
+  // A parsed URL's path is ASCII (the parser escapes the rest), so one byte per character.
+  const bytes = /^[\x00-\x7f]*$/.test(text) ? new Uint8Array(text.length) : null;
+  // Otherwise escape the non-ASCII bytes first, and decode that.
+  if (!bytes) return percentDecode(Array.from(utf8Encoder.encode(text), (byte) => (byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join(''));
+  let length = 0;
   for (let i = 0; i < text.length; ) {
-    if (text[i] === '%') {
-      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+    if (text.charCodeAt(i) === 0x25) {
+      bytes[length++] = parseInt(text.slice(i + 1, i + 3), 16);
       i += 3;
-    } else {
-      const codePoint = text.codePointAt(i)!;
-      const char = String.fromCodePoint(codePoint);
-      bytes.push(...utf8Encoder.encode(char));
-      i += char.length;
-    }
+    } else bytes[length++] = text.charCodeAt(i++);
   }
   try {
-    return utf8.decode(new Uint8Array(bytes));
+    return utf8.decode(bytes.subarray(0, length));
   } catch {
     return null;
   }
