@@ -115,7 +115,7 @@ async function dispatch(
       workspaceUri,
     );
   }
-  const scope = makeScope(state, grant, tool.name, workspaceUri);
+  const scope = makeScope(state, grant, tool.name, workspaceUri, tool.access);
   try {
     const outcome = await tool.run(args as never, scope);
     return outcome.kind === 'ok' ? toResult(outcome) : refusalResult(outcome.refusal, outcome.input, workspaceUri);

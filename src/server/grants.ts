@@ -46,7 +46,9 @@ export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions):
       errors.push(`workspace ${spec.uri} (${root.path}) is not an existing directory`);
       continue;
     }
-    const twin = grants.findIndex((grant) => sameWorkspace(grant.root, root.path));
+    // One folder under two names (a link to it, say) is one workspace: it keeps the narrower rights.
+    const realPath = root.realPath ?? root.path;
+    const twin = grants.findIndex((grant) => sameWorkspace(grant.root, root.path) || sameWorkspace(grant.root, realPath) || grant.realPath === realPath);
     if (twin !== -1) {
       const narrower: Rights = grants[twin]!.rights === 'read' || spec.rights === 'read' ? 'read' : 'read-write';
       warnings.push(`workspace ${spec.uri} is granted twice; keeping ${narrower}`);
@@ -57,7 +59,7 @@ export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions):
       uri: pathToUri(root.path, options.platform),
       given: spec.uri,
       path: root.path,
-      realPath: root.realPath ?? root.path,
+      realPath,
       rights: spec.rights,
       root,
     });

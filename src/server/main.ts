@@ -57,8 +57,13 @@ export function runServer(args: readonly string[]): number | 'serving' {
   const refusalLog = options.refusalLog === undefined ? undefined : path.resolve(options.refusalLog);
   const writable = grants.filter((grant) => grant.rights === 'read-write').map((grant) => grant.realPath);
   if (refusalLog) {
-    fs.mkdirSync(path.dirname(refusalLog), { recursive: true });
-    writable.push(fs.realpathSync(path.dirname(refusalLog)));
+    try {
+      fs.mkdirSync(path.dirname(refusalLog), { recursive: true });
+      writable.push(fs.realpathSync(path.dirname(refusalLog)));
+    } catch (error) {
+      log(`--refusal-log ${refusalLog}: its folder cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      return 2;
+    }
   }
 
   let sandbox: SandboxState = sandboxInside(process.env, writable) ?? { active: false, mechanism: null, detail: 'turned off (--sandbox off)' };

@@ -2,7 +2,7 @@ import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontex
 import * as z from 'zod';
 import { isInside, pathToUri, splitAbsolute, traceAgainst, type Platform, type Trace } from '../core/index.js';
 import type { Grant } from './grants.js';
-import { refusalFromTrace, type ServerRefusal } from './refusal.js';
+import { refusalFromTrace, serverRefusal, type ServerRefusal } from './refusal.js';
 import type { RefusalLog } from './refusalLog.js';
 import type { SandboxState } from './sandbox.js';
 import { ChangedError } from './files.js';
@@ -81,7 +81,16 @@ export const pathField = z
 export const workspaceUriDescription =
   'The workspace this call acts in: one of the URIs list_workspaces returns, exactly (for example file:///home/me/project).';
 
-export function makeScope(state: ServerState, grant: Grant, tool: string, workspaceUri: string): Scope {
+/** A read-only workspace inside the checked path's workspace stays read-only, whichever grant names it. */
+function readOnlyGrantHolding(state: ServerState, grant: Grant, path: string): Grant | undefined {
+  const split = splitAbsolute(path, state.platform);
+  if (split === null) return undefined;
+  return state.grants.find(
+    (other) => other !== grant && other.rights === 'read' && isInside(other.root.real ?? other.root.split, split, other.root.comparison),
+  );
+}
+
+export function makeScope(state: ServerState, grant: Grant, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {
   const record = (refusal: ServerRefusal, input: string) => {
     void state.log.append({
       time: new Date().toISOString(),
@@ -96,8 +105,16 @@ export function makeScope(state: ServerState, grant: Grant, tool: string, worksp
   };
   const check = (input: string, options: { readonly followFinal?: boolean } = {}): Checked => {
     const trace = traceAgainst(grant.root, input, { followFinal: options.followFinal ?? true });
-    if (trace.verdict === 'inside' && trace.path !== null) return { ok: true, path: trace.path, trace };
-    const refusal = refusalFromTrace(trace);
+    let refusal: ServerRefusal;
+    if (trace.verdict === 'inside' && trace.path !== null) {
+      const readOnly = access === 'write' ? readOnlyGrantHolding(state, grant, trace.path) : undefined;
+      if (readOnly === undefined) return { ok: true, path: trace.path, trace };
+      refusal = {
+        ...serverRefusal('ERR_READ_ONLY', `${trace.path} lies inside ${readOnly.uri}, which is granted read-only; ${tool} changes files.`),
+        path: trace.path,
+        trace,
+      };
+    } else refusal = refusalFromTrace(trace);
     record(refusal, input);
     return { ok: false, refusal, input };
   };

@@ -1,0 +1,417 @@
+// Shared harness for the MCP server's end-to-end tests. Every test spawns the built bundle
+// (`node esbuild.mjs` writes dist/server.js) with process.execPath over stdio and talks to it with
+// a real SDK client:
+//   v2: `Client` from @modelcontextprotocol/client in versionNegotiation auto mode -> 2026-07-28
+//   v1: `Client` from @modelcontextprotocol/sdk                                   -> 2025-11-25
+// A wire tap (patching the transport INSTANCE, never subclassing it: v2 auto mode only probes
+// out of process when the transport's prototype is exactly StdioClientTransport.prototype) records
+// every JSON-RPC message sent and received, and every message the transport could not parse.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export const repoRoot = path.resolve(__dirname, '../..');
+export const serverPath = path.join(repoRoot, 'dist', 'server.js');
+
+export type ClientKind = 'v2' | 'v1';
+export const CLIENT_KINDS: readonly { readonly kind: ClientKind; readonly version: string }[] = [
+  { kind: 'v2', version: '2026-07-28' },
+  { kind: 'v1', version: '2025-11-25' },
+];
+
+export const REFUSAL_CODES = [
+  'ERR_PARSE', 'ERR_SCHEME', 'ERR_HOST', 'ERR_QUERY_OR_FRAGMENT', 'ERR_UNC', 'ERR_DEVICE_PATH', 'ERR_NUL',
+  'ERR_ENCODED_SEPARATOR', 'ERR_ILLEGAL_CHARACTER', 'ERR_BAD_ENCODING', 'ERR_NOT_ABSOLUTE', 'ERR_SYMLINK_ESCAPE',
+  'ERR_SYMLINK_REFUSED', 'ERR_SYMLINK_LOOP', 'ERR_SYMLINK_DANGLING', 'ERR_PERMISSION', 'ERR_OUTSIDE', 'ERR_NOT_GRANTED',
+  'ERR_READ_ONLY',
+] as const;
+
+export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment'] as const;
+
+// ------------------------------------------------------------------------------------------------
+// Temporary directories
+// ------------------------------------------------------------------------------------------------
+
+/** A fresh directory under the system temp folder, by its real path (no link above it is judged). */
+export function makeTempDir(prefix = 'bi-server-'): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+export function removeDir(dir: string | undefined): void {
+  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Writes files (creating their folders) under `base`: `{ 'a/b.txt': 'text' }`. */
+export function writeTree(base: string, files: Readonly<Record<string, string | Buffer>>): void {
+  for (const [relative, content] of Object.entries(files)) {
+    const full = path.join(base, relative);
+    fs.mkdirSync(path.dirname(full), { recursive: true });
+    fs.writeFileSync(full, content);
+  }
+}
+
+export function fileUri(p: string): string {
+  return pathToFileURL(p).href;
+}
+
+export function isSymlink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Wire tap
+// ------------------------------------------------------------------------------------------------
+
+export interface WireMessage {
+  readonly jsonrpc?: unknown;
+  readonly id?: string | number;
+  readonly method?: string;
+  readonly params?: Record<string, unknown> & { name?: string; arguments?: Record<string, unknown> };
+  readonly result?: Record<string, unknown>;
+  readonly error?: { code: number; message: string; data?: unknown };
+}
+
+export interface Wire {
+  readonly sent: WireMessage[];
+  readonly received: WireMessage[];
+  /** Errors the transport reported (a line on stdout that is not JSON-RPC shows up here). */
+  readonly errors: Error[];
+}
+
+interface TappableTransport {
+  send(message: unknown, ...rest: unknown[]): Promise<void>;
+  onmessage?: ((message: unknown, ...rest: unknown[]) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+}
+
+/** Records the JSON-RPC traffic on one transport instance; attach before connect. */
+export function tapTransport(transport: object): Wire {
+  const t = transport as TappableTransport;
+  const wire: Wire = { sent: [], received: [], errors: [] };
+  const send = t.send.bind(t);
+  t.send = async (message: unknown, ...rest: unknown[]) => {
+    wire.sent.push(structuredClone(message) as WireMessage);
+    return send(message, ...rest);
+  };
+  let onmessage: ((message: unknown, ...rest: unknown[]) => void) | undefined;
+  const tappedMessage = (message: unknown, ...rest: unknown[]) => {
+    wire.received.push(structuredClone(message) as WireMessage);
+    onmessage?.(message, ...rest);
+  };
+  Object.defineProperty(t, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (onmessage ? tappedMessage : undefined),
+    set: (handler: typeof onmessage) => {
+      onmessage = handler;
+    },
+  });
+  let onerror: ((error: Error) => void) | undefined;
+  const tappedError = (error: Error) => {
+    wire.errors.push(error);
+    onerror?.(error);
+  };
+  Object.defineProperty(t, 'onerror', {
+    configurable: true,
+    enumerable: true,
+    get: () => tappedError,
+    set: (handler: typeof onerror) => {
+      onerror = handler;
+    },
+  });
+  return wire;
+}
+
+/** A message that came FROM the server with both `method` and `id`: a server-to-client request. */
+export function serverToClientRequests(wire: Wire): WireMessage[] {
+  return wire.received.filter((message) => message.method !== undefined && message.id !== undefined);
+}
+
+/** Every message is a JSON-RPC 2.0 request, notification, result or error. */
+export function assertJsonRpc(message: WireMessage, where: string): void {
+  assert.equal(message.jsonrpc, '2.0', `${where}: not JSON-RPC 2.0: ${JSON.stringify(message).slice(0, 300)}`);
+  const isRequestOrNotification = typeof message.method === 'string';
+  const isResponse = message.id !== undefined && (message.result !== undefined || message.error !== undefined);
+  assert.ok(isRequestOrNotification || isResponse, `${where}: neither a request, a notification nor a response: ${JSON.stringify(message).slice(0, 300)}`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Sessions
+// ------------------------------------------------------------------------------------------------
+
+/** A tool result, the same shape from both clients. */
+export interface ToolResult {
+  readonly isError?: boolean | undefined;
+  readonly content: { type: string; text?: string; data?: string; mimeType?: string; resource?: Record<string, unknown> }[];
+  readonly structuredContent?: Record<string, any> | undefined;
+  readonly resultType?: string | undefined;
+}
+
+export interface ListedTool {
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly inputSchema: { type?: string; properties?: Record<string, any>; required?: string[] } & Record<string, unknown>;
+  readonly outputSchema?: (Record<string, any> & { properties?: Record<string, any> }) | undefined;
+  readonly annotations?: Record<string, unknown> | undefined;
+}
+
+export interface ListedResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly mimeType?: string | undefined;
+}
+
+export interface ResourceContents {
+  readonly uri: string;
+  readonly mimeType?: string | undefined;
+  readonly text?: string | undefined;
+  readonly blob?: string | undefined;
+}
+
+export interface SessionOptions {
+  /** Extra arguments after the server path. `--sandbox off` is added unless `sandbox: 'default'`. */
+  readonly args: readonly string[];
+  readonly sandbox?: 'off' | 'default';
+  /**
+   * Declare the roots capability and answer roots/list with these roots. v1 sessions always
+   * declare it (with no roots unless given), so a live roots/list from the server would be seen.
+   * The array is read each time the client answers, so a test may change it between calls.
+   */
+  readonly roots?: readonly { readonly uri: string; readonly name?: string }[] | undefined;
+}
+
+export interface Session {
+  readonly kind: ClientKind;
+  readonly wire: Wire;
+  /** Every roots/list request the client's handler answered (live or through MRTR). */
+  readonly rootsCalls: number;
+  stderr(): string;
+  negotiatedVersion(): string | undefined;
+  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
+  listTools(): Promise<ListedTool[]>;
+  listResources(): Promise<ListedResource[]>;
+  readResource(uri: string): Promise<ResourceContents[]>;
+  close(): Promise<void>;
+}
+
+function serverArgs(options: SessionOptions): string[] {
+  return [serverPath, ...options.args, ...(options.sandbox === 'default' ? [] : ['--sandbox', 'off'])];
+}
+
+function collect(stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null): () => string {
+  let text = '';
+  stream?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return () => text;
+}
+
+export async function connect(kind: ClientKind, options: SessionOptions): Promise<Session> {
+  // Read at answer time: a test may change the array between calls.
+  const roots = options.roots;
+  let rootsCalls = 0;
+  const answerRoots = async () => {
+    rootsCalls += 1;
+    return { roots: (roots ?? []).map((root) => ({ uri: root.uri, name: root.name ?? path.basename(root.uri) })) };
+  };
+
+  if (kind === 'v2') {
+    const client = new Client(
+      { name: 'bi-e2e-v2', version: '1.0.0' },
+      {
+        ...(roots !== undefined ? { capabilities: { roots: { listChanged: true } } } : {}),
+        versionNegotiation: { mode: 'auto' },
+      },
+    );
+    if (roots !== undefined) client.setRequestHandler('roots/list', answerRoots);
+    const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe' });
+    const stderr = collect(transport.stderr);
+    const wire = tapTransport(transport);
+    await client.connect(transport);
+    return {
+      kind,
+      wire,
+      get rootsCalls() {
+        return rootsCalls;
+      },
+      stderr,
+      negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
+      call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as unknown as ToolResult,
+      listTools: async () => (await client.listTools()).tools as unknown as ListedTool[],
+      listResources: async () => (await client.listResources()).resources as unknown as ListedResource[],
+      readResource: async (uri) => (await client.readResource({ uri })).contents as unknown as ResourceContents[],
+      close: () => client.close(),
+    };
+  }
+
+  const client = new V1Client({ name: 'bi-e2e-v1', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+  client.setRequestHandler(ListRootsRequestSchema, answerRoots);
+  const transport = new V1StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe' });
+  const stderr = collect(transport.stderr);
+  const wire = tapTransport(transport);
+  // The v1 client has no getNegotiatedProtocolVersion(): it hands the version to the transport.
+  let negotiated: string | undefined;
+  (transport as unknown as { setProtocolVersion: (version: string) => void }).setProtocolVersion = (version) => {
+    negotiated = version;
+  };
+  await client.connect(transport);
+  return {
+    kind,
+    wire,
+    get rootsCalls() {
+      return rootsCalls;
+    },
+    stderr,
+    negotiatedVersion: () => negotiated,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as unknown as ToolResult,
+    listTools: async () => (await client.listTools()).tools as unknown as ListedTool[],
+    listResources: async () => (await client.listResources()).resources as unknown as ListedResource[],
+    readResource: async (uri) => (await client.readResource({ uri })).contents as unknown as ResourceContents[],
+    close: () => client.close(),
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Assertions on results
+// ------------------------------------------------------------------------------------------------
+
+export function textOf(result: ToolResult): string {
+  return result.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
+
+/** A successful tool result; returns its structuredContent. */
+export function expectOk(result: ToolResult, what: string): Record<string, any> {
+  assert.notEqual(result.isError, true, `${what}: expected success, got an error: ${textOf(result)}`);
+  assert.ok(result.structuredContent, `${what}: no structuredContent`);
+  return result.structuredContent;
+}
+
+export interface ExpectedRefusal {
+  readonly code: (typeof REFUSAL_CODES)[number];
+  readonly stage?: string;
+  readonly verdict?: 'outside' | 'refused';
+}
+
+/** A refusal result: isError, a structured refusal with the code, and a `next` step, in the text too. */
+export function expectRefusal(result: ToolResult, expected: ExpectedRefusal, what: string): Record<string, any> {
+  assert.equal(result.isError, true, `${what}: expected a refusal, got success: ${JSON.stringify(result.structuredContent ?? textOf(result)).slice(0, 500)}`);
+  const s = result.structuredContent;
+  assert.ok(s, `${what}: a refusal without structuredContent: ${textOf(result)}`);
+  assert.equal(s.refused, true, `${what}: structuredContent.refused`);
+  assert.equal(s.code, expected.code, `${what}: code (reason: ${s.reason})`);
+  if (expected.stage !== undefined) assert.equal(s.stage, expected.stage, `${what}: stage (reason: ${s.reason})`);
+  if (expected.verdict !== undefined) assert.equal(s.verdict, expected.verdict, `${what}: verdict`);
+  assert.equal(typeof s.reason, 'string');
+  assert.ok(s.reason.length > 0, `${what}: an empty reason`);
+  assert.equal(typeof s.next, 'string');
+  assert.ok(s.next.length > 0, `${what}: an empty next step`);
+  assert.match(textOf(result), new RegExp(`Refused \\(${expected.code}`), `${what}: the text names the code`);
+  assert.match(textOf(result), /Next: /, `${what}: the text says what to do next`);
+  return s;
+}
+
+/** An error result that is not a refusal (an errno, a validation error...). */
+export function expectError(result: ToolResult, pattern: RegExp, what: string): void {
+  assert.equal(result.isError, true, `${what}: expected an error, got success: ${String(JSON.stringify(result.structuredContent)).slice(0, 500)}`);
+  assert.notEqual(result.structuredContent?.refused, true, `${what}: expected an error, got a refusal: ${textOf(result)}`);
+  assert.match(textOf(result), pattern, `${what}: error text`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Raw processes (start-up errors, stdout purity)
+// ------------------------------------------------------------------------------------------------
+
+export interface Exited {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the server with stdin closed right away, and collects everything until it exits. */
+export function runServerToExit(args: readonly string[], timeoutMs = 10_000): Promise<Exited> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not exit within ${timeoutMs} ms; stderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+    child.stdin.end();
+  });
+}
+
+/**
+ * Speaks raw newline-delimited JSON-RPC to the server: sends each message in turn (a request only
+ * after the previous request's answer has come back), then closes stdin, and returns every stdout
+ * line exactly as written.
+ */
+export function rawSession(args: readonly string[], messages: readonly Record<string, unknown>[], timeoutMs = 10_000): Promise<{ lines: string[]; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const answered = new Set<unknown>();
+    let next = 0;
+    let waitingFor: unknown;
+    const pump = () => {
+      while (waitingFor === undefined || answered.has(waitingFor)) {
+        const message = messages[next];
+        next += 1;
+        if (message === undefined) {
+          child.stdin.end();
+          return;
+        }
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+        waitingFor = message.id;
+      }
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      for (const line of stdout.split('\n')) {
+        try {
+          const parsed = JSON.parse(line) as { id?: unknown };
+          if (parsed.id !== undefined) answered.add(parsed.id);
+        } catch {
+          // judged by the caller
+        }
+      }
+      pump();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`raw session timed out; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve({ lines: stdout.split('\n').filter((line) => line !== ''), stderr });
+    });
+    pump();
+  });
+}

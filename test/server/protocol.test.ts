@@ -1,0 +1,493 @@
+// The server as an MCP peer: what tools/list promises, the legacy roots adapter in both eras
+// (MRTR input_required on 2026-07-28, never a live server-to-client request on 2025-11-25), stdout
+// carrying JSON-RPC only, start-up errors, and the operating-system sandbox (bubblewrap).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { bubblewrapArgs, findOnPath } from '../../src/server/sandbox.js';
+import {
+  CLIENT_KINDS,
+  assertJsonRpc,
+  connect,
+  expectOk,
+  expectRefusal,
+  fileUri,
+  makeTempDir,
+  rawSession,
+  removeDir,
+  repoRoot,
+  runServerToExit,
+  serverPath,
+  serverToClientRequests,
+  textOf,
+  writeTree,
+  type ListedTool,
+  type Session,
+  type Wire,
+  type WireMessage,
+} from './helpers.js';
+
+const READ_TOOLS = [
+  'list_workspaces', 'explain_path', 'read_text_file', 'read_media_file', 'read_multiple_files', 'list_directory',
+  'list_directory_with_sizes', 'directory_tree', 'search_files', 'get_file_info',
+];
+const WRITE_TOOLS = ['write_file', 'edit_file', 'create_directory', 'move_file', 'delete_path'];
+const ALL_TOOLS = [...READ_TOOLS, ...WRITE_TOOLS].sort();
+
+/** Every property of a JSON Schema, nested objects and array items included, with its path. */
+function propertiesOf(schema: Record<string, any> | undefined, at = ''): [string, Record<string, any>][] {
+  if (!schema || typeof schema !== 'object') return [];
+  const found: [string, Record<string, any>][] = [];
+  for (const [name, property] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
+    found.push([`${at}${name}`, property]);
+    found.push(...propertiesOf(property, `${at}${name}.`));
+  }
+  if (schema.items) found.push(...propertiesOf(schema.items, `${at}[].`));
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const branch of schema[key] ?? []) found.push(...propertiesOf(branch, at));
+  return found;
+}
+
+/** Every JSON-RPC message on the wire is well formed and nothing failed to parse. */
+function assertCleanWire(wire: Wire, what: string): void {
+  assert.deepEqual(wire.errors.map((error) => error.message), [], `${what}: the transport reported errors (a non-JSON-RPC line on stdout?)`);
+  wire.received.forEach((message, i) => assertJsonRpc(message, `${what}: received #${i + 1}`));
+  wire.sent.forEach((message, i) => assertJsonRpc(message, `${what}: sent #${i + 1}`));
+}
+
+// ------------------------------------------------------------------------------------------------
+// tools/list
+// ------------------------------------------------------------------------------------------------
+
+for (const { kind, version } of CLIENT_KINDS) {
+  describe(`tools/list (${kind} client, ${version})`, () => {
+    let base: string;
+    let session: Session;
+    let tools: ListedTool[];
+
+    before(async () => {
+      base = makeTempDir();
+      fs.mkdirSync(path.join(base, 'ws'));
+      session = await connect(kind, { args: ['--workspace', fileUri(path.join(base, 'ws'))] });
+      tools = await session.listTools();
+    });
+    after(async () => {
+      await session?.close();
+      removeDir(base);
+    });
+
+    test('lists exactly the fifteen tools', () => {
+      assert.equal(session.negotiatedVersion(), version);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), ALL_TOOLS);
+    });
+
+    test('every tool has a title, a description, an object inputSchema and an outputSchema', () => {
+      for (const tool of tools) {
+        assert.ok(tool.title && tool.title.length > 0, `${tool.name}: title`);
+        assert.ok(tool.description && tool.description.length > 20, `${tool.name}: description`);
+        assert.equal(tool.inputSchema.type, 'object', `${tool.name}: inputSchema`);
+        assert.ok(tool.outputSchema, `${tool.name}: outputSchema`);
+        assert.equal(tool.outputSchema.type, 'object', `${tool.name}: outputSchema type`);
+      }
+    });
+
+    test('every input property, nested ones included, has a description', () => {
+      for (const tool of tools) {
+        for (const [name, property] of propertiesOf(tool.inputSchema)) {
+          assert.equal(typeof property.description, 'string', `${tool.name}.${name} has no description`);
+          assert.ok(property.description.trim().length > 0, `${tool.name}.${name} has an empty description`);
+        }
+      }
+    });
+
+    test('annotations: readOnlyHint, destructiveHint, idempotentHint given, openWorldHint false; read tools read-only, write tools not', () => {
+      for (const tool of tools) {
+        const a = tool.annotations ?? {};
+        for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
+          assert.equal(typeof a[hint], 'boolean', `${tool.name}: ${hint} is missing`);
+        }
+        assert.equal(a.openWorldHint, false, `${tool.name}: openWorldHint`);
+        assert.equal(a.readOnlyHint, READ_TOOLS.includes(tool.name), `${tool.name}: readOnlyHint`);
+        if (a.readOnlyHint) assert.equal(a.destructiveHint, false, `${tool.name}: a read-only tool is not destructive`);
+      }
+      assert.equal(tools.find((tool) => tool.name === 'delete_path')?.annotations?.destructiveHint, true, 'delete_path is destructive');
+    });
+
+    test('every workspace tool takes workspaceUri, described; its outputSchema describes the refusal too', () => {
+      for (const tool of tools.filter((candidate) => candidate.name !== 'list_workspaces')) {
+        const property = tool.inputSchema.properties?.workspaceUri;
+        assert.ok(property, `${tool.name}: no workspaceUri`);
+        assert.equal(property.type, 'string');
+        assert.match(property.description, /list_workspaces/, `${tool.name}: workspaceUri's description points at list_workspaces`);
+        const refusalBranch = propertiesOf(tool.outputSchema).map(([name]) => name);
+        for (const field of ['refused', 'code', 'stage', 'reason', 'next']) assert.ok(refusalBranch.includes(field), `${tool.name}: the outputSchema has no ${field}`);
+      }
+      assert.deepEqual(Object.keys(tools.find((tool) => tool.name === 'list_workspaces')!.inputSchema.properties ?? {}), []);
+    });
+
+    if (kind === 'v1') {
+      test('on the 2025-11-25 connection workspaceUri is required by every workspace tool', () => {
+        for (const tool of tools.filter((candidate) => candidate.name !== 'list_workspaces')) {
+          assert.ok(tool.inputSchema.required?.includes('workspaceUri'), `${tool.name}: workspaceUri is not required: ${JSON.stringify(tool.inputSchema.required)}`);
+        }
+      });
+    } else {
+      test('on the 2026-07-28 connection workspaceUri may be omitted (the legacy roots adapter), and says so', () => {
+        for (const tool of tools.filter((candidate) => candidate.name !== 'list_workspaces')) {
+          assert.ok(!tool.inputSchema.required?.includes('workspaceUri'), `${tool.name}: workspaceUri is required`);
+          assert.match(tool.inputSchema.properties?.workspaceUri.description, /legacy/i, `${tool.name}: the description labels the adapter legacy`);
+        }
+      });
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// The legacy roots adapter
+// ------------------------------------------------------------------------------------------------
+
+describe('legacy roots adapter on 2026-07-28: roots only choose among grants, through MRTR input_required', () => {
+  let base: string;
+  let a: string;
+  let b: string;
+  let A: string;
+  let B: string;
+  let log: string;
+  const roots: { uri: string; name?: string }[] = [];
+  let session: Session;
+
+  const setRoots = (...uris: string[]) => roots.splice(0, roots.length, ...uris.map((uri) => ({ uri })));
+  const toolCalls = (wire: Wire) => wire.sent.filter((message) => message.method === 'tools/call');
+  const answerTo = (wire: Wire, request: WireMessage) => wire.received.find((message) => message.id === request.id && message.method === undefined);
+
+  before(async () => {
+    base = makeTempDir();
+    a = path.join(base, 'alpha');
+    b = path.join(base, 'beta');
+    writeTree(base, { 'alpha/a.txt': 'from alpha', 'beta/a.txt': 'from beta', 'other/a.txt': 'from other' });
+    A = fileUri(a);
+    B = fileUri(b);
+    log = path.join(base, 'refusals.jsonl');
+    setRoots(A);
+    session = await connect('v2', { args: ['--workspace', A, '--workspace', B, '--refusal-log', log], roots });
+  });
+  after(async () => {
+    await session?.close();
+    removeDir(base);
+  });
+
+  test('a call without workspaceUri is served from the one granted root, after an input_required round', async () => {
+    setRoots(A);
+    const callsBefore = toolCalls(session.wire).length;
+    const rootsBefore = session.rootsCalls;
+    const s = expectOk(await session.call('read_text_file', { path: 'a.txt' }), 'read without workspaceUri');
+    assert.equal(s.content, 'from alpha');
+    assert.equal(s.path, path.join(a, 'a.txt'));
+
+    const calls = toolCalls(session.wire).slice(callsBefore);
+    assert.equal(calls.length, 2, 'two tools/call requests: the first, and its retry with the roots');
+    const [first, retry] = calls as [WireMessage, WireMessage];
+    assert.equal(first.params?.workspaceUri, undefined);
+    assert.equal(first.params?.inputResponses, undefined);
+    const firstAnswer = answerTo(session.wire, first);
+    assert.equal(firstAnswer?.result?.resultType, 'input_required', `the first call was answered: ${JSON.stringify(firstAnswer).slice(0, 300)}`);
+    assert.deepEqual((firstAnswer?.result?.inputRequests as Record<string, any>)?.roots?.method, 'roots/list');
+    assert.deepEqual((retry.params?.inputResponses as Record<string, any>)?.roots?.roots?.map((root: { uri: string }) => root.uri), [A]);
+    assert.equal(answerTo(session.wire, retry)?.result?.resultType ?? 'complete', 'complete');
+    assert.equal(session.rootsCalls - rootsBefore, 1, 'the client answered roots/list once');
+    assert.deepEqual(serverToClientRequests(session.wire), [], 'no live server-to-client request');
+  });
+
+  test('a write without workspaceUri lands in the chosen grant, and only there', async () => {
+    setRoots(fileUri(path.join(base, 'other')), A); // the ungranted root is ignored; exactly one grant matches
+    expectOk(await session.call('write_file', { path: 'chosen.txt', content: 'chosen' }), 'write without workspaceUri');
+    assert.equal(fs.readFileSync(path.join(a, 'chosen.txt'), 'utf8'), 'chosen');
+    assert.equal(fs.existsSync(path.join(b, 'chosen.txt')), false);
+    assert.equal(fs.existsSync(path.join(base, 'other', 'chosen.txt')), false);
+  });
+
+  test('roots that match no grant (or several) are refused ERR_NOT_GRANTED listing the grants; roots never widen a grant', async () => {
+    const cases: [string, string[]][] = [
+      ['a root that was never granted', [fileUri(path.join(base, 'other'))]],
+      ['the parent of the grants', [fileUri(base)]],
+      ['a sub-folder of a grant', [fileUri(path.join(a, 'sub'))]],
+      ['a sibling-prefix root', [fileUri(`${a}-evil`)]],
+      ['a grant spelled with localhost', [`file://localhost${a}`]],
+      ['no roots at all', []],
+      ['two granted workspaces at once', [A, B]],
+    ];
+    for (const [what, uris] of cases) {
+      setRoots(...uris);
+      const result = await session.call('write_file', { path: 'planted.txt', content: 'x' });
+      const s = expectRefusal(result, { code: 'ERR_NOT_GRANTED', stage: 'server', verdict: 'refused' }, what);
+      assert.ok(s.reason.includes(A) && s.reason.includes(B), `${what}: the reason lists the grants: ${s.reason}`);
+      assert.equal(s.workspaceUri, null);
+    }
+    for (const folder of [base, a, b, path.join(base, 'other')]) assert.equal(fs.existsSync(path.join(folder, 'planted.txt')), false);
+    const logged = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    assert.ok(logged.some((line) => line.code === 'ERR_NOT_GRANTED' && line.workspaceUri === null && line.tool === 'write_file'), 'the adapter\'s refusals are logged');
+    assert.deepEqual(serverToClientRequests(session.wire), [], 'no live server-to-client request');
+    assertCleanWire(session.wire, 'v2 roots session');
+  });
+
+  test('a client without the roots capability is refused ERR_NOT_GRANTED at once, with no input_required round', async () => {
+    const bare = await connect('v2', { args: ['--workspace', A] });
+    try {
+      const s = expectRefusal(await bare.call('read_text_file', { path: 'a.txt' }), { code: 'ERR_NOT_GRANTED', stage: 'server' }, 'no roots capability');
+      assert.ok(s.reason.includes(A));
+      assert.equal(toolCalls(bare.wire).length, 1, 'one tools/call, no retry');
+      assert.ok(!bare.wire.received.some((message) => message.result?.resultType === 'input_required'));
+      assert.deepEqual(serverToClientRequests(bare.wire), []);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('on 2025-11-25 (v1 client with the roots capability) no server-to-client request is ever sent', () => {
+  let base: string;
+  let ws: string;
+  let W: string;
+
+  before(() => {
+    base = makeTempDir();
+    ws = path.join(base, 'ws');
+    writeTree(base, { 'ws/a.txt': 'a', 'outside.txt': 'outside' });
+    W = fileUri(ws);
+  });
+  after(() => removeDir(base));
+
+  test('a whole session: calls without workspaceUri are input-validation errors; roots/list is never asked', async () => {
+    const session = await connect('v1', { args: ['--workspace', W], roots: [{ uri: W }] });
+    try {
+      assert.equal(session.negotiatedVersion(), '2025-11-25');
+      await session.listTools();
+      expectOk(await session.call('list_workspaces', {}), 'list_workspaces');
+      for (const [tool, args] of [
+        ['read_text_file', { path: 'a.txt' }],
+        ['write_file', { path: 'new.txt', content: 'x' }],
+        ['delete_path', { path: 'a.txt' }],
+        ['list_directory', { path: '.' }],
+      ] as const) {
+        const result = await session.call(tool, args);
+        assert.equal(result.isError, true, `${tool} without workspaceUri succeeded: ${textOf(result)}`);
+        assert.match(textOf(result), /Input validation error/, tool);
+        assert.match(textOf(result), /workspaceUri/, tool);
+        assert.notEqual(result.resultType, 'input_required', tool);
+      }
+      assert.equal(fs.existsSync(path.join(ws, 'new.txt')), false);
+      assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a');
+      // With workspaceUri everything works, refusals included.
+      assert.equal(expectOk(await session.call('read_text_file', { workspaceUri: W, path: 'a.txt' }), 'read').content, 'a');
+      expectRefusal(await session.call('read_text_file', { workspaceUri: W, path: '../outside.txt' }), { code: 'ERR_OUTSIDE' }, 'outside');
+      expectRefusal(await session.call('read_text_file', { workspaceUri: fileUri(base), path: 'outside.txt' }), { code: 'ERR_NOT_GRANTED' }, 'not granted');
+      await session.listResources();
+      await assert.rejects(session.readResource(`${W}/%2e%2e/outside.txt`), /ERR_OUTSIDE/);
+
+      assert.equal(session.rootsCalls, 0, 'the client was never asked for its roots');
+      assert.deepEqual(serverToClientRequests(session.wire), [], 'no message with both method and id came from the server');
+      assert.ok(!session.wire.received.some((message) => message.method === 'roots/list'));
+      assert.ok(!session.wire.received.some((message) => message.result?.resultType === 'input_required'), 'no input_required on the old era');
+      assertCleanWire(session.wire, 'v1 session');
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// stdout carries JSON-RPC only
+// ------------------------------------------------------------------------------------------------
+
+describe('stdout carries JSON-RPC only', () => {
+  let base: string;
+  let ws: string;
+  let W: string;
+
+  before(() => {
+    base = makeTempDir();
+    ws = path.join(base, 'ws');
+    writeTree(base, { 'ws/a.txt': 'a', 'outside.txt': 'outside' });
+    W = fileUri(ws);
+  });
+  after(() => removeDir(base));
+
+  test('raw stdio: every line the server writes is one JSON-RPC 2.0 response to a request; logs go to stderr', async () => {
+    const call = (id: number, name: string, args: Record<string, unknown>) => ({ id, method: 'tools/call', params: { name, arguments: args } });
+    const messages: Record<string, unknown>[] = [
+      { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'raw', version: '1' } } },
+      { method: 'notifications/initialized' },
+      { id: 2, method: 'tools/list' },
+      call(3, 'list_workspaces', {}),
+      call(4, 'read_text_file', { workspaceUri: W, path: 'a.txt' }),
+      call(5, 'read_text_file', { workspaceUri: W, path: '../outside.txt' }),
+      call(6, 'read_text_file', { workspaceUri: W, path: 'missing.txt' }),
+      call(7, 'read_text_file', { path: 'a.txt' }),
+      call(8, 'no_such_tool', {}),
+      { id: 9, method: 'resources/list' },
+      { id: 10, method: 'resources/read', params: { uri: `${W}/%2e%2e/outside.txt` } },
+      { id: 11, method: 'ping' },
+      { id: 12, method: 'no/such/method' },
+    ];
+    const { lines, stderr } = await rawSession(['--workspace', W, '--sandbox', 'off', '--refusal-log', path.join(base, 'log.jsonl')], messages);
+    const parsed = lines.map((line, i) => {
+      try {
+        return JSON.parse(line) as WireMessage;
+      } catch {
+        throw new Error(`stdout line ${i + 1} is not JSON: ${line.slice(0, 200)}`);
+      }
+    });
+    parsed.forEach((message, i) => assertJsonRpc(message, `stdout line ${i + 1}`));
+    const requestIds = messages.filter((message) => message.id !== undefined).map((message) => message.id);
+    assert.deepEqual(parsed.map((message) => message.id).sort((x, y) => Number(x) - Number(y)), requestIds, 'exactly one answer per request, nothing else');
+    assert.ok(parsed.every((message) => message.method === undefined), 'the server sent no request or notification');
+    const byId = new Map(parsed.map((message) => [message.id, message]));
+    assert.equal(byId.get(1)?.result?.protocolVersion, '2025-11-25');
+    assert.equal((byId.get(5)?.result?.structuredContent as Record<string, unknown>)?.code, 'ERR_OUTSIDE');
+    assert.ok(byId.get(10)?.error, 'an outside resources/read is a JSON-RPC error');
+    assert.match(byId.get(10)?.error?.message ?? '', /ERR_OUTSIDE/);
+    assert.match(stderr, /serving/, 'the start-up log line went to stderr');
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Start-up errors
+// ------------------------------------------------------------------------------------------------
+
+describe('start-up: a refused, missing or absent workspace is exit 2 with the reason on stderr', () => {
+  let base: string;
+  let ws: string;
+
+  before(() => {
+    base = makeTempDir();
+    ws = path.join(base, 'ws');
+    writeTree(base, { 'ws/a.txt': 'a', 'regular-file': 'not a folder' });
+  });
+  after(() => removeDir(base));
+
+  test('each bad launch exits 2, says why on stderr, and writes nothing on stdout', async () => {
+    const cases: [string, () => string[], RegExp][] = [
+      ['no workspace at all', () => [], /no workspace/i],
+      ['an https workspace', () => ['--workspace', `https://example.com${ws}`], /ERR_SCHEME/],
+      ['a file://localhost workspace', () => ['--workspace', `file://localhost${ws}`], /ERR_HOST/],
+      ['a file://host workspace', () => ['--read-only-workspace', `file://server${ws}`], /ERR_HOST/],
+      ['a workspace with a query', () => ['--workspace', `${fileUri(ws)}?x`], /ERR_QUERY_OR_FRAGMENT/],
+      ['a relative workspace', () => ['--workspace', 'ws'], /ERR_NOT_ABSOLUTE/],
+      ['a workspace that does not exist', () => ['--workspace', fileUri(path.join(base, 'missing'))], /not an existing directory/],
+      ['a workspace that is a regular file', () => ['--workspace', fileUri(path.join(base, 'regular-file'))], /not an existing directory/],
+      ['one good and one refused workspace (never a subset)', () => ['--workspace', fileUri(ws), '--workspace', `file://localhost${ws}`], /ERR_HOST/],
+      ['an unknown option', () => ['--workspace', fileUri(ws), '--no-such-option'], /no-such-option/],
+      ['a bad --sandbox value', () => ['--workspace', fileUri(ws), '--sandbox', 'maybe'], /--sandbox/],
+      ['a --refusal-log-size under 1024', () => ['--workspace', fileUri(ws), '--refusal-log-size', '10'], /--refusal-log-size/],
+    ];
+    const results = await Promise.all(cases.map(([, args]) => runServerToExit(args())));
+    cases.forEach(([what, , pattern], i) => {
+      const result = results[i]!;
+      assert.equal(result.status, 2, `${what}: exit status ${result.status}; stderr:\n${result.stderr}`);
+      assert.match(result.stderr, pattern, `${what}: stderr`);
+      assert.equal(result.stdout, '', `${what}: stdout must stay empty`);
+      assert.doesNotMatch(result.stderr, /^\s+at /m, `${what}: a stack trace instead of a message`);
+    });
+  });
+
+  test('--help exits 0 with the usage on stdout (server and `cli serve`)', async () => {
+    const help = await runServerToExit(['--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Usage: boundary-inspector serve --workspace <uri>/);
+    assert.match(help.stdout, /--read-only-workspace/);
+    assert.match(help.stdout, /--refusal-log/);
+    const viaCli = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'serve', '--help'], { encoding: 'utf8' });
+    assert.equal(viaCli.status, 0, viaCli.stderr);
+    assert.match(viaCli.stdout, /Usage: boundary-inspector serve/);
+  });
+
+  test('a --refusal-log whose folder cannot be created (its parent is a regular file) is a start-up error: exit 2 with a message, not a crash', async () => {
+    const result = await runServerToExit(['--workspace', fileUri(ws), '--sandbox', 'off', '--refusal-log', path.join(base, 'regular-file', 'refusals.jsonl')]);
+    assert.equal(result.stdout, '');
+    assert.doesNotMatch(result.stderr, /^\s+at /m, `an uncaught exception with a stack trace:\n${result.stderr}`);
+    assert.equal(result.status, 2, `exit status ${result.status}; stderr:\n${result.stderr}`);
+    assert.match(result.stderr, /refusal.log|refusals\.jsonl/i);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// The operating-system sandbox (bubblewrap)
+// ------------------------------------------------------------------------------------------------
+
+describe('the sandbox (default --sandbox auto, bubblewrap)', () => {
+  let base: string;
+  let ws: string;
+  let W: string;
+
+  before(() => {
+    base = makeTempDir();
+    ws = path.join(base, 'ws');
+    writeTree(base, { 'ws/a.txt': 'a' });
+    W = fileUri(ws);
+  });
+  after(() => removeDir(base));
+
+  /** Why this machine cannot run the test, or undefined when it can. */
+  function unavailable(): string | undefined {
+    if (process.platform !== 'linux') return `the bubblewrap sandbox is Linux only (this is ${process.platform})`;
+    const bwrap = findOnPath('bwrap', process.env);
+    if (!bwrap) return 'bwrap is not on PATH: install bubblewrap to run this test';
+    const probe = spawnSync(bwrap, [...bubblewrapArgs([]), '--', process.execPath, '-e', ''], { encoding: 'utf8', timeout: 10_000 });
+    if (probe.status !== 0) return `bwrap is on PATH but cannot create namespaces here: ${probe.stderr.trim()}`;
+    return undefined;
+  }
+
+  test('list_workspaces reports bubblewrap active; writes inside work; the refusal log (its folder bound writable) is written', async (t) => {
+    const why = unavailable();
+    if (why) {
+      t.skip(why);
+      return;
+    }
+    const log = path.join(base, 'logs', 'refusals.jsonl');
+    const session = await connect('v2', { args: ['--workspace', W, '--refusal-log', log], sandbox: 'default' });
+    try {
+      const s = expectOk(await session.call('list_workspaces', {}), 'list_workspaces');
+      assert.equal(s.layers.sandbox.active, true, `sandbox: ${JSON.stringify(s.layers.sandbox)}`);
+      assert.equal(s.layers.sandbox.mechanism, 'bubblewrap');
+      assert.ok(s.layers.sandbox.detail.includes(ws), `the detail names the writable workspace: ${s.layers.sandbox.detail}`);
+      expectOk(await session.call('write_file', { workspaceUri: W, path: 'inside.txt', content: 'written in the sandbox' }), 'write inside');
+      assert.equal(fs.readFileSync(path.join(ws, 'inside.txt'), 'utf8'), 'written in the sandbox');
+      expectRefusal(await session.call('write_file', { workspaceUri: W, path: '../outside.txt', content: 'x' }), { code: 'ERR_OUTSIDE' }, 'write outside');
+      const deadline = Date.now() + 3000;
+      while (!fs.existsSync(log) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      assert.ok(fs.existsSync(log), 'the refusal log was written from inside the sandbox');
+      assert.doesNotMatch(session.stderr(), /could not write the refusal log/);
+      assertCleanWire(session.wire, 'sandboxed session');
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('the OS layer really confines: under the server\'s own bubblewrap arguments a write outside fails EROFS, inside succeeds', (t) => {
+    const why = unavailable();
+    if (why) {
+      t.skip(why);
+      return;
+    }
+    const outsideTarget = path.join(base, 'escaped.txt');
+    const insideTarget = path.join(ws, 'confined.txt');
+    const attempt = (target: string) =>
+      spawnSync('bwrap', [...bubblewrapArgs([ws]), '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(target)}, 'x')`], {
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
+    const outside = attempt(outsideTarget);
+    assert.notEqual(outside.status, 0, 'a write outside the writable workspace succeeded under bubblewrap');
+    assert.match(outside.stderr, /EROFS/);
+    assert.equal(fs.existsSync(outsideTarget), false, 'nothing was created outside');
+
+    const inside = attempt(insideTarget);
+    assert.equal(inside.status, 0, `a write inside the workspace failed: ${inside.stderr}`);
+    assert.equal(fs.readFileSync(insideTarget, 'utf8'), 'x');
+  });
+
+  test('control: the built server is the one spawned', () => {
+    assert.ok(fs.existsSync(serverPath), `${serverPath} is missing: run node esbuild.mjs first`);
+  });
+});
