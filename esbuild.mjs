@@ -10,6 +10,23 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   {
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    entryPoints: ['webview/main.ts', 'webview/main.css'],
+    outdir: 'dist/webview',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    loader: { '.ttf': 'file' },
+    assetNames: '[name]',
+  },
+  {
     entryPoints: ['src/cli/index.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',

@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { trace, type Policy, type Trace } from '../core/index.js';
+import { hostPlatform, nodeFileSystem } from '../host/node.js';
+import { assertNever, type ExtensionMessage, type PanelState, type RootChoice, type WebviewMessage } from '../shared/messages.js';
+import { RefusalFeed } from './refusalFeed.js';
+
+export const VIEW_TYPE = 'boundaryInspector.inspector';
+
+/** What the panel needs from the rest of the extension. */
+export interface PanelContext {
+  readonly extensionUri: vscode.Uri;
+  readonly logPath: string | null;
+  roots(): readonly RootChoice[];
+  grantNote(): string | null;
+  settings(): Policy;
+}
+
+/** The inspector traces with the same core as the server: on this machine, or simulated for another platform. */
+export function traceFor(input: string, root: string, platform: Trace['platform'], policy: Policy): Trace {
+  const host = hostPlatform();
+  return trace(input, root, { platform, policy, ...(platform === host ? { fs: nodeFileSystem } : {}) });
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/** The single inspector panel: created on demand, restored by the serializer after a reload. */
+export class InspectorPanel {
+  private static current: InspectorPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private readonly pending: ExtensionMessage[] = [];
+  private feed: RefusalFeed | undefined;
+
+  static createOrShow(context: PanelContext, first?: ExtensionMessage): InspectorPanel {
+    if (InspectorPanel.current) {
+      InspectorPanel.current.panel.reveal(vscode.ViewColumn.Active);
+    } else {
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, 'Boundary Inspector', vscode.ViewColumn.Active, InspectorPanel.options(context));
+      InspectorPanel.current = new InspectorPanel(panel, context, null);
+    }
+    if (first) InspectorPanel.current.post(first);
+    return InspectorPanel.current;
+  }
+
+  static revive(panel: vscode.WebviewPanel, context: PanelContext, state: PanelState | null): InspectorPanel {
+    panel.webview.options = InspectorPanel.options(context);
+    InspectorPanel.current?.dispose();
+    InspectorPanel.current = new InspectorPanel(panel, context, state);
+    return InspectorPanel.current;
+  }
+
+  static get visible(): InspectorPanel | undefined {
+    return InspectorPanel.current;
+  }
+
+  /** Scripts on, and nothing loadable but the built webview assets. */
+  private static options(context: PanelContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      retainContextWhenHidden: false,
+      localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview')],
+    };
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly context: PanelContext,
+    private restored: PanelState | null,
+  ) {
+    panel.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+    panel.webview.html = this.html();
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(panel.webview.onDidReceiveMessage((message: WebviewMessage) => this.receive(message)));
+  }
+
+  private _register<T extends vscode.Disposable>(disposable: T): T {
+    this.disposables.push(disposable);
+    return disposable;
+  }
+
+  /** Messages wait for the webview's `ready`, so none is lost while its script loads. */
+  post(message: ExtensionMessage): void {
+    if (!this.ready) {
+      this.pending.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** The settings, trust or folders changed: hand the webview the new picture. */
+  refresh(): void {
+    if (this.ready) this.post(this.initMessage(null));
+  }
+
+  private initMessage(state: PanelState | null): ExtensionMessage {
+    return {
+      type: 'init',
+      roots: this.context.roots(),
+      hostPlatform: hostPlatform(),
+      settings: this.context.settings(),
+      grantNote: this.context.grantNote(),
+      logPath: this.context.logPath,
+      state,
+    };
+  }
+
+  private receive(message: WebviewMessage): void {
+    switch (message.type) {
+      case 'ready': {
+        // A hidden panel reloads when shown again and says ready again: restore the serialized
+        // state only the first time, but send the refusals every time.
+        this.ready = true;
+        void this.panel.webview.postMessage(this.initMessage(this.restored));
+        this.restored = null;
+        this.startFeed();
+        if (this.feed) void this.panel.webview.postMessage({ type: 'refusals', entries: this.feed.read() } satisfies ExtensionMessage);
+        for (const queued of this.pending.splice(0)) void this.panel.webview.postMessage(queued);
+        return;
+      }
+      case 'trace': {
+        const { input, root, platform, policy } = message.request;
+        this.post({ type: 'traceResult', id: message.id, trace: traceFor(input, root, platform, policy) });
+        return;
+      }
+      case 'copyTestCase': {
+        void vscode.env.clipboard.writeText(message.row).then(
+          () => this.post({ type: 'copied', ok: true }),
+          () => this.post({ type: 'copied', ok: false }),
+        );
+        return;
+      }
+      default:
+        assertNever(message);
+    }
+  }
+
+  private startFeed(): void {
+    if (this.feed || this.context.logPath === null) return;
+    this.feed = this._register(new RefusalFeed(this.context.logPath));
+    this._register(this.feed.onDidChange((entries) => this.post({ type: 'refusals', entries })));
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview', name)).toString();
+    const nonce = randomBytes(16).toString('base64');
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    const option = (value: string, label = value) => `<option value="${escapeAttribute(value)}">${label}</option>`;
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeAttribute(asset('main.css'))}">
+<title>Boundary Inspector</title>
+</head>
+<body>
+<main>
+  <p id="bi-grant-note" class="grant-note" role="note" hidden></p>
+  <form id="bi-form" class="form" autocomplete="off">
+    <label for="bi-input">URI or path</label>
+    <input id="bi-input" type="text" spellcheck="false" placeholder="file:///path/to/file, a relative path, C:\\path or \\\\host\\share">
+    <label for="bi-root">Root</label>
+    <div class="root">
+      <select id="bi-root"></select>
+      <input id="bi-root-custom" type="text" spellcheck="false" placeholder="any root URI or path" aria-label="Custom root" hidden>
+    </div>
+    <label for="bi-platform">Platform</label>
+    <select id="bi-platform">${option('linux')}${option('darwin')}${option('win32')}</select>
+    <label for="bi-case">Case</label>
+    <select id="bi-case">${option('auto')}${option('sensitive')}${option('insensitive')}</select>
+    <label for="bi-symlinks">Symlinks</label>
+    <select id="bi-symlinks">${option('contain')}${option('refuse')}</select>
+    <span></span>
+    <div class="checks">
+      <label><input id="bi-localhost" type="checkbox"> Allow localhost</label>
+      <label><input id="bi-unc" type="checkbox"> Allow UNC</label>
+    </div>
+  </form>
+  <section id="bi-verdict" class="verdict" role="status" aria-live="polite"></section>
+  <table id="bi-stages" class="stages">
+    <caption class="visually-hidden">Stages of the decision</caption>
+    <thead><tr><th scope="col">Stage</th><th scope="col">Status</th><th scope="col">Input</th><th scope="col">Output</th><th scope="col">Rule</th><th scope="col">Note</th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <section id="bi-bytes" class="bytes" hidden></section>
+  <div class="actions"><button id="bi-copy" type="button"><span class="codicon codicon-copy" aria-hidden="true"></span> Copy as test case</button><span id="bi-copy-status" role="status"></span></div>
+  <section class="refusals" aria-labelledby="bi-refusals-title">
+    <h2 id="bi-refusals-title">Recent refusals</h2>
+    <p id="bi-log-path" class="log-path"></p>
+    <ol id="bi-refusals"></ol>
+  </section>
+</main>
+<script nonce="${nonce}" src="${escapeAttribute(asset('main.js'))}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    if (InspectorPanel.current === this) InspectorPanel.current = undefined;
+    this.panel.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}

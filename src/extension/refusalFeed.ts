@@ -1,0 +1,57 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { RefusalEntry } from '../shared/messages.js';
+
+export const RECENT_REFUSALS = 100;
+
+function parseLines(text: string): RefusalEntry[] {
+  const entries: RefusalEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const entry = JSON.parse(line) as RefusalEntry;
+      if (typeof entry.code === 'string' && typeof entry.time === 'string') entries.push(entry);
+    } catch {
+      // A line cut by rotation or a crash: skip it, keep the rest.
+    }
+  }
+  return entries;
+}
+
+function readIfThere(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The newest refusals first, from the log and, when it holds too few, the rotated `.1`. */
+export function readRecentRefusals(logPath: string, limit = RECENT_REFUSALS): RefusalEntry[] {
+  let entries = parseLines(readIfThere(logPath));
+  if (entries.length < limit) entries = [...parseLines(readIfThere(`${logPath}.1`)), ...entries];
+  return entries.slice(-limit).reverse();
+}
+
+/**
+ * Watches the server's refusal log while someone is looking. Polling with `fs.watchFile` also
+ * sees a log that does not exist yet and one that was just rotated.
+ */
+export class RefusalFeed implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<readonly RefusalEntry[]>();
+  readonly onDidChange = this.changed.event;
+  private readonly listener = () => this.changed.fire(this.read());
+
+  constructor(readonly logPath: string) {
+    fs.watchFile(logPath, { interval: 500 }, this.listener);
+  }
+
+  read(): RefusalEntry[] {
+    return readRecentRefusals(this.logPath);
+  }
+
+  dispose(): void {
+    fs.unwatchFile(this.logPath, this.listener);
+    this.changed.dispose();
+  }
+}

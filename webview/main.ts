@@ -1,0 +1,371 @@
+/**
+ * The inspector webview. It never runs the pipeline: it sends what the user chose to the
+ * extension, which traces it with the same core as the server, and renders the trace it gets
+ * back. The HTML skeleton (fixed element ids) comes from src/extension/panel.ts.
+ */
+import {
+  assertNever,
+  type ExtensionMessage,
+  type PanelState,
+  type Platform,
+  type Policy,
+  type RefusalEntry,
+  type RootChoice,
+  type Trace,
+  type TraceRequest,
+  type WebviewMessage,
+} from '../src/shared/messages.js';
+import { clearStages, clearVerdict, renderBytes, renderHint, renderRefusals, renderStages, renderVerdict, testCaseRow } from './render.js';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: PanelState): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+
+/** The root picker's last option: any root, typed in. */
+const CUSTOM = '__custom__';
+const DEBOUNCE_MS = 150;
+const PLATFORMS: readonly Platform[] = ['linux', 'darwin', 'win32'];
+const DEFAULT_POLICY: Policy = { localhost: 'refuse', unc: 'refuse', case: 'auto', symlinks: 'contain' };
+
+function byId<T extends HTMLElement>(id: string, type: { new (): T; prototype: T }): T {
+  const element = document.getElementById(id);
+  if (!(element instanceof type)) throw new Error(`the inspector's HTML has no ${type.name} #${id}`);
+  return element;
+}
+
+const ui = {
+  form: byId('bi-form', HTMLFormElement),
+  input: byId('bi-input', HTMLInputElement),
+  root: byId('bi-root', HTMLSelectElement),
+  rootCustom: byId('bi-root-custom', HTMLInputElement),
+  platform: byId('bi-platform', HTMLSelectElement),
+  case: byId('bi-case', HTMLSelectElement),
+  symlinks: byId('bi-symlinks', HTMLSelectElement),
+  localhost: byId('bi-localhost', HTMLInputElement),
+  unc: byId('bi-unc', HTMLInputElement),
+  grantNote: byId('bi-grant-note', HTMLElement),
+  verdict: byId('bi-verdict', HTMLElement),
+  stages: byId('bi-stages', HTMLTableElement),
+  bytes: byId('bi-bytes', HTMLElement),
+  copy: byId('bi-copy', HTMLButtonElement),
+  copyStatus: byId('bi-copy-status', HTMLElement),
+  logPath: byId('bi-log-path', HTMLElement),
+  refusals: byId('bi-refusals', HTMLOListElement),
+  refusalsTitle: byId('bi-refusals-title', HTMLElement),
+};
+
+let roots: readonly RootChoice[] = [];
+/** The settings of the last `init`: a later one changes only the policy controls whose setting changed. */
+let settings: Policy | null = null;
+let initialised = false;
+/** The id of the newest trace request: any other answer is stale. */
+let lastId = 0;
+let debounce: ReturnType<typeof setTimeout> | undefined;
+/** The trace on screen, for "Copy as test case". */
+let shown: Trace | null = null;
+/** A root to select once the roots are known (state restored before `init`). */
+let pendingRoot: string | null = null;
+
+// ---------------------------------------------------------------------------------------------
+// Reading and writing the controls
+
+function isPlatform(value: unknown): value is Platform {
+  return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
+}
+
+function isPanelState(value: unknown): value is PanelState {
+  if (typeof value !== 'object' || value === null) return false;
+  const state = value as Record<string, unknown>;
+  const policy = state['policy'] as Record<string, unknown> | null | undefined;
+  return typeof state['input'] === 'string' && typeof state['root'] === 'string' && isPlatform(state['platform'])
+    && typeof policy === 'object' && policy !== null
+    && (policy['localhost'] === 'refuse' || policy['localhost'] === 'allow')
+    && (policy['unc'] === 'refuse' || policy['unc'] === 'allow')
+    && (policy['case'] === 'auto' || policy['case'] === 'sensitive' || policy['case'] === 'insensitive')
+    && (policy['symlinks'] === 'contain' || policy['symlinks'] === 'refuse');
+}
+
+function currentRoot(): string {
+  return ui.root.value === CUSTOM ? ui.rootCustom.value : ui.root.value;
+}
+
+function currentPolicy(): Policy {
+  return {
+    localhost: ui.localhost.checked ? 'allow' : 'refuse',
+    unc: ui.unc.checked ? 'allow' : 'refuse',
+    case: ui.case.value === 'sensitive' || ui.case.value === 'insensitive' ? ui.case.value : 'auto',
+    symlinks: ui.symlinks.value === 'refuse' ? 'refuse' : 'contain',
+  };
+}
+
+function currentPlatform(): Platform {
+  return isPlatform(ui.platform.value) ? ui.platform.value : 'linux';
+}
+
+function currentState(): PanelState {
+  return {
+    input: ui.input.value,
+    root: pendingRoot ?? currentRoot(),
+    platform: currentPlatform(),
+    policy: currentPolicy(),
+  };
+}
+
+function saveState(): void {
+  vscode.setState(currentState());
+}
+
+function applyPolicy(policy: Policy): void {
+  ui.localhost.checked = policy.localhost === 'allow';
+  ui.unc.checked = policy.unc === 'allow';
+  ui.case.value = policy.case;
+  ui.symlinks.value = policy.symlinks;
+}
+
+function showCustomRoot(): void {
+  ui.rootCustom.hidden = ui.root.value !== CUSTOM;
+}
+
+/** Selects `root` in the picker, or puts it in the "Other…" field when it is not one of the roots. */
+function selectRoot(root: string): void {
+  if (!initialised && roots.length === 0) {
+    // The picker has no options yet: remember the root until `init` brings them.
+    pendingRoot = root;
+    return;
+  }
+  pendingRoot = null;
+  const known = root !== CUSTOM && roots.some((choice) => choice.uri === root);
+  if (known) {
+    ui.root.value = root;
+  } else {
+    ui.root.value = CUSTOM;
+    ui.rootCustom.value = root;
+  }
+  showCustomRoot();
+}
+
+function applyState(state: PanelState): void {
+  ui.input.value = state.input;
+  ui.platform.value = state.platform;
+  applyPolicy(state.policy);
+  selectRoot(state.root);
+}
+
+function rightsText(rights: RootChoice['rights']): string {
+  return rights === 'none' ? 'not granted' : rights;
+}
+
+function fillRoots(): void {
+  const options = roots.map((choice) => new Option(`${choice.label} — ${rightsText(choice.rights)}`, choice.uri));
+  options.push(new Option('Other…', CUSTOM));
+  ui.root.replaceChildren(...options);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tracing
+
+function showNothing(hint: string): void {
+  shown = null;
+  renderHint(ui.verdict, hint);
+  clearStages(ui.stages);
+  renderBytes(ui.bytes, null);
+  ui.stages.removeAttribute('aria-busy');
+  ui.copy.disabled = true;
+}
+
+function show(trace: Trace): void {
+  shown = trace;
+  renderVerdict(ui.verdict, trace);
+  renderStages(ui.stages, trace);
+  renderBytes(ui.bytes, trace);
+  ui.stages.removeAttribute('aria-busy');
+  ui.copy.disabled = false;
+}
+
+/** Sends the current input for tracing now; any answer to an earlier request will be dropped. */
+function traceNow(): void {
+  clearTimeout(debounce);
+  debounce = undefined;
+  if (!initialised) return;
+  const id = ++lastId;
+  const request: TraceRequest = { input: ui.input.value, root: currentRoot(), platform: currentPlatform(), policy: currentPolicy() };
+  if (request.input === '') {
+    showNothing('Type a URI or a path above to see, stage by stage, whether it is inside the root.');
+    return;
+  }
+  if (request.root === '') {
+    showNothing('Choose a root, or type one in the "Other…" field.');
+    return;
+  }
+  ui.stages.setAttribute('aria-busy', 'true');
+  vscode.postMessage({ type: 'trace', id, request });
+}
+
+function traceSoon(): void {
+  clearTimeout(debounce);
+  debounce = setTimeout(traceNow, DEBOUNCE_MS);
+}
+
+/** Something the user controls changed: remember it, and trace (typing waits for a pause). */
+function changed(immediately: boolean): void {
+  ui.copyStatus.textContent = '';
+  saveState();
+  if (immediately) traceNow();
+  else traceSoon();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages from the extension
+
+function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
+  const first = !initialised;
+  // Before the options are rebuilt: the root the user had, which a refresh keeps.
+  const keptRoot = first ? pendingRoot : currentRoot();
+  const previous = settings;
+  roots = message.roots;
+  settings = message.settings;
+  fillRoots();
+  initialised = true;
+  if (message.state) {
+    applyState(message.state);
+  } else if (first) {
+    if (keptRoot === null) {
+      // Nothing to restore: start from the host's platform, the settings and the first root.
+      ui.platform.value = message.hostPlatform;
+      applyPolicy(message.settings);
+      selectRoot(roots[0]?.uri ?? '');
+    } else {
+      selectRoot(keptRoot);
+    }
+  } else {
+    selectRoot(keptRoot ?? '');
+    // A refresh: what the user typed and chose stays; a setting that changed takes effect.
+    const now = currentPolicy();
+    applyPolicy({
+      localhost: previous && previous.localhost === message.settings.localhost ? now.localhost : message.settings.localhost,
+      unc: previous && previous.unc === message.settings.unc ? now.unc : message.settings.unc,
+      case: previous && previous.case === message.settings.case ? now.case : message.settings.case,
+      symlinks: previous && previous.symlinks === message.settings.symlinks ? now.symlinks : message.settings.symlinks,
+    });
+  }
+  if (message.grantNote === null) {
+    ui.grantNote.hidden = true;
+    ui.grantNote.textContent = '';
+  } else {
+    ui.grantNote.textContent = message.grantNote;
+    ui.grantNote.hidden = false;
+  }
+  ui.logPath.textContent = message.logPath === null ? "The server's refusal log is not available" : `Refusal log: ${message.logPath}`;
+  saveState();
+  traceNow();
+}
+
+function onInspect(input: string, root: string | null): void {
+  ui.input.value = input;
+  if (root !== null && roots.some((choice) => choice.uri === root)) selectRoot(root);
+  changed(true);
+}
+
+/** Loads a logged refusal into the panel: its input, its workspace, and its trace when it has one. */
+function loadRefusal(entry: RefusalEntry): void {
+  ui.input.value = entry.input;
+  if (entry.workspaceUri !== null) selectRoot(entry.workspaceUri);
+  ui.copyStatus.textContent = '';
+  if (entry.trace) {
+    // The trace as the server made it: show its platform and policy so that a change re-traces from there.
+    ui.platform.value = entry.trace.platform;
+    applyPolicy(entry.trace.policy);
+    clearTimeout(debounce);
+    lastId++;
+    saveState();
+    show(entry.trace);
+  } else {
+    changed(true);
+  }
+}
+
+function showRefusals(): void {
+  const section = ui.refusalsTitle.closest('section') ?? ui.refusals;
+  section.scrollIntoView({ block: 'start' });
+  const first = ui.refusals.querySelector('button');
+  if (first) {
+    first.focus();
+  } else {
+    ui.refusalsTitle.tabIndex = -1;
+    ui.refusalsTitle.focus();
+  }
+}
+
+function receive(message: ExtensionMessage): void {
+  switch (message.type) {
+    case 'init':
+      onInit(message);
+      return;
+    case 'inspect':
+      onInspect(message.input, message.root);
+      return;
+    case 'traceResult':
+      if (message.id === lastId) show(message.trace);
+      return;
+    case 'refusals':
+      renderRefusals(ui.refusals, message.entries, loadRefusal);
+      return;
+    case 'showRefusals':
+      showRefusals();
+      return;
+    case 'copied':
+      ui.copyStatus.textContent = message.ok ? 'Copied' : 'Could not copy';
+      return;
+    default:
+      assertNever(message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+ui.input.addEventListener('input', () => changed(false));
+ui.rootCustom.addEventListener('input', () => changed(false));
+for (const field of [ui.input, ui.rootCustom]) {
+  field.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.isComposing) {
+      event.preventDefault();
+      changed(true);
+    }
+  });
+}
+ui.form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  changed(true);
+});
+ui.root.addEventListener('change', () => {
+  showCustomRoot();
+  if (ui.root.value === CUSTOM) ui.rootCustom.focus();
+  changed(true);
+});
+for (const control of [ui.platform, ui.case, ui.symlinks, ui.localhost, ui.unc]) {
+  control.addEventListener('change', () => changed(true));
+}
+ui.copy.addEventListener('click', () => {
+  if (shown === null) return;
+  ui.copyStatus.textContent = '';
+  vscode.postMessage({ type: 'copyTestCase', row: testCaseRow(shown) });
+});
+window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => receive(event.data));
+
+// Until `init` arrives: what this webview last showed (VS Code keeps it across hide and reload).
+const saved = vscode.getState();
+if (isPanelState(saved)) applyState(saved);
+else applyPolicy(DEFAULT_POLICY);
+ui.copy.disabled = true;
+clearVerdict(ui.verdict);
+clearStages(ui.stages);
+renderRefusals(ui.refusals, [], loadRefusal);
+
+vscode.postMessage({ type: 'ready' });

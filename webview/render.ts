@@ -1,0 +1,247 @@
+/**
+ * Rendering: a trace into the verdict banner, the stage table and the byte view; the refusal log
+ * into its list. Every piece of text goes in through `textContent` (or `new Option`), never as
+ * markup: inputs, paths and reasons are attacker-chosen strings.
+ */
+import type { RefusalEntry, Trace } from '../src/shared/messages.js';
+import { ambiguousNames, utf8Hex } from './unicode.js';
+
+type StageResult = Trace['stages'][number];
+type StageStatus = StageResult['status'];
+
+const STATUS_ICON: Readonly<Record<StageStatus, string>> = {
+  pass: 'codicon-pass',
+  note: 'codicon-info',
+  refuse: 'codicon-error',
+  skip: 'codicon-circle-slash',
+};
+
+const VERDICT_ICON: Readonly<Record<Trace['verdict'], string>> = {
+  inside: 'codicon-pass',
+  outside: 'codicon-error',
+  refused: 'codicon-warning',
+};
+
+/** An element with an optional class and text; children are appended after the text. */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string, ...children: Node[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  if (text !== undefined) element.textContent = text;
+  element.append(...children);
+  return element;
+}
+
+/** A codicon, hidden from screen readers: the text beside it says the same thing. */
+export function icon(name: string): HTMLSpanElement {
+  const span = el('span', `codicon ${name}`);
+  span.setAttribute('aria-hidden', 'true');
+  return span;
+}
+
+function visuallyHidden(text: string): HTMLSpanElement {
+  return el('span', 'visually-hidden', text);
+}
+
+/** The banner's heading line: "INSIDE", or "OUTSIDE — ERR_OUTSIDE at containment". */
+export function verdictHeadline(trace: Trace): string {
+  if (trace.verdict === 'inside') return 'INSIDE';
+  const where = trace.stage === 'root' ? 'the root' : trace.stage;
+  return `${trace.verdict.toUpperCase()} — ${trace.code ?? 'no code'} at ${where}`;
+}
+
+/** The banner with nothing traced: a hint in its place. */
+export function renderHint(banner: HTMLElement, text: string): void {
+  banner.className = 'verdict verdict-hint';
+  banner.replaceChildren(el('p', 'verdict-reason', text));
+}
+
+export function clearVerdict(banner: HTMLElement): void {
+  banner.className = 'verdict';
+  banner.replaceChildren();
+}
+
+function fact(list: HTMLDListElement, term: string, value: string, monospace = false): void {
+  list.append(el('dt', undefined, term), el('dd', monospace ? 'path' : undefined, value));
+}
+
+export function renderVerdict(banner: HTMLElement, trace: Trace): void {
+  banner.className = `verdict verdict-${trace.verdict}`;
+  const headline = el('p', 'verdict-headline', undefined, icon(VERDICT_ICON[trace.verdict]), el('strong', undefined, verdictHeadline(trace)));
+  const parts: Node[] = [headline];
+  if (trace.stage === 'root') {
+    parts.push(el('p', 'verdict-root', 'The root itself was refused, so the input was not traced; the table shows how the root was converted.'));
+  }
+  parts.push(el('p', 'verdict-reason', trace.reason));
+  const facts = el('dl', 'verdict-facts');
+  if (trace.path !== null) fact(facts, 'Resolved path', trace.path, true);
+  if (trace.kind !== null) fact(facts, 'What is there', trace.kind === 'missing' ? 'nothing yet (missing)' : trace.kind);
+  fact(facts, 'Root', trace.rootPath ?? trace.root, true);
+  for (const hop of trace.links) fact(facts, 'Link', `${hop.link} → ${hop.target}`, true);
+  fact(facts, 'Platform', trace.simulated ? `${trace.platform} (simulated: the filesystem is not consulted)` : `${trace.platform} (this machine's filesystem)`);
+  parts.push(facts);
+  banner.replaceChildren(...parts);
+}
+
+function statusCell(status: StageStatus): HTMLTableCellElement {
+  return el('td', 'status', undefined, icon(STATUS_ICON[status]), el('span', 'status-word', status));
+}
+
+function pathCell(value: string | null): HTMLTableCellElement {
+  if (value === null) {
+    const dash = el('span', 'none', '—');
+    dash.setAttribute('aria-hidden', 'true');
+    return el('td', 'path', undefined, dash, visuallyHidden('none'));
+  }
+  return el('td', 'path', value);
+}
+
+/**
+ * One row per stage. When the root itself was refused the request's stages never ran: the
+ * root's conversion is shown instead, its last stage the deciding one.
+ */
+export function renderStages(table: HTMLTableElement, trace: Trace): void {
+  const rootRefused = trace.stage === 'root';
+  const stages = rootRefused ? trace.rootStages : trace.stages;
+  const body = table.tBodies[0] ?? table.createTBody();
+  const rows = stages.map((stage, index) => {
+    const deciding = rootRefused ? index === stages.length - 1 : stage.stage === trace.stage;
+    const name = el('th', 'stage', rootRefused ? `root: ${stage.stage}` : stage.stage);
+    name.scope = 'row';
+    const row = el('tr', deciding ? 'deciding' : undefined, undefined,
+      name,
+      statusCell(stage.status),
+      pathCell(stage.input),
+      pathCell(stage.output),
+      el('td', 'rule', stage.rule),
+      el('td', 'note', stage.note),
+    );
+    row.dataset['stage'] = stage.stage;
+    row.dataset['status'] = stage.status;
+    if (deciding) row.setAttribute('aria-current', 'true');
+    return row;
+  });
+  body.replaceChildren(...rows);
+  if (table.caption) {
+    table.caption.textContent = rootRefused ? "Stages of the root's conversion (the root was refused)" : 'Stages of the decision';
+  }
+  table.hidden = false;
+}
+
+export function clearStages(table: HTMLTableElement): void {
+  table.tBodies[0]?.replaceChildren();
+  table.hidden = true;
+}
+
+/** The names, in the input, the resolved path or the root, whose NFC and NFD bytes differ. */
+export function renderBytes(section: HTMLElement, trace: Trace | null): void {
+  const found = trace === null ? [] : ambiguousNames([
+    { source: 'input', path: trace.input },
+    { source: 'path', path: trace.path },
+    { source: 'root', path: trace.rootPath },
+  ]);
+  if (found.length === 0) {
+    section.replaceChildren();
+    section.hidden = true;
+    return;
+  }
+  const table = el('table', 'bytes-table');
+  table.append(el('caption', 'visually-hidden', 'Names with two Unicode spellings, and the UTF-8 bytes of each'));
+  const head = el('tr');
+  for (const title of ['Name', 'Form', 'Seen in', 'NFC bytes', 'NFD bytes']) {
+    const th = el('th', undefined, title);
+    th.scope = 'col';
+    head.append(th);
+  }
+  table.createTHead().append(head);
+  const body = table.createTBody();
+  for (const name of found) {
+    const nameCell = el('th', 'path', name.name);
+    nameCell.scope = 'row';
+    body.append(el('tr', undefined, undefined,
+      nameCell,
+      el('td', `unicode-form unicode-form-${name.form.toLowerCase()}`, name.form),
+      el('td', undefined, name.sources.join(', ')),
+      el('td', 'hex', utf8Hex(name.nfc)),
+      el('td', 'hex', utf8Hex(name.nfd)),
+    ));
+  }
+  section.replaceChildren(
+    el('h2', undefined, 'Unicode spellings'),
+    el('p', 'bytes-explain', 'These names look the same in NFC and NFD but are different bytes. Linux compares bytes, so the two spellings are two different names; macOS treats them as one.'),
+    table,
+  );
+  section.hidden = false;
+}
+
+/** Local time, short: the time alone for today, the date too for older entries. */
+function shortTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const today = date.toDateString() === new Date().toDateString();
+  return today
+    ? date.toLocaleTimeString(undefined, { timeStyle: 'short' })
+    : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+}
+
+function codeClass(code: string): string {
+  return code === 'ERR_OUTSIDE' || code === 'ERR_SYMLINK_ESCAPE' ? 'code code-outside' : 'code code-refused';
+}
+
+/** The refusal log, newest first (the order it arrives in); each entry a button that loads it. */
+export function renderRefusals(list: HTMLOListElement, entries: readonly RefusalEntry[], pick: (entry: RefusalEntry) => void): void {
+  // The list is replaced whenever the log changes: keep the keyboard on the entry it was on.
+  const active = document.activeElement;
+  const focusedKey = active instanceof HTMLButtonElement && list.contains(active) ? active.dataset['key'] : undefined;
+  if (entries.length === 0) {
+    list.replaceChildren(el('li', 'refusals-empty', 'No refusals yet.'));
+    return;
+  }
+  list.replaceChildren(...entries.map((entry) => {
+    const time = el('time', 'refusal-time', shortTime(entry.time));
+    time.dateTime = entry.time;
+    const head = el('span', 'refusal-head', undefined,
+      time,
+      document.createTextNode(' '),
+      el('span', 'refusal-tool', entry.tool),
+      document.createTextNode(' '),
+      el('span', codeClass(entry.code), entry.code),
+      document.createTextNode(' at '),
+      el('span', 'refusal-stage', entry.stage),
+    );
+    const button = el('button', 'refusal', undefined,
+      head,
+      document.createTextNode(' '),
+      el('span', 'refusal-input', entry.input === '' ? '(empty input)' : entry.input),
+      document.createTextNode(' '),
+      el('span', 'refusal-reason', entry.reason),
+    );
+    button.type = 'button';
+    button.dataset['key'] = refusalKey(entry);
+    button.addEventListener('click', () => pick(entry));
+    return el('li', undefined, undefined, button);
+  }));
+  if (focusedKey !== undefined) {
+    const again = Array.from(list.querySelectorAll('button')).find((button) => button.dataset['key'] === focusedKey);
+    again?.focus({ preventScroll: true });
+  }
+}
+
+function refusalKey(entry: RefusalEntry): string {
+  return JSON.stringify([entry.time, entry.tool, entry.workspaceUri, entry.input, entry.code]);
+}
+
+/** One row for a trace table (test/core/assertTrace.ts `TraceRow`), on one line. */
+export function testCaseRow(trace: Trace): string {
+  return JSON.stringify({
+    name: `${trace.verdict}${trace.code === null ? '' : ` ${trace.code}`}: ${trace.input}`,
+    input: trace.input,
+    root: trace.root,
+    platform: trace.platform,
+    policy: trace.policy,
+    verdict: trace.verdict,
+    // Absent rather than null, so the row type-checks as a TraceRow when pasted into a test.
+    code: trace.code ?? undefined,
+    stage: trace.stage,
+    path: trace.path ?? undefined,
+  });
+}
