@@ -1,7 +1,7 @@
 // One build for every entry point. `--production` minifies; `--watch` rebuilds on change and
 // prints the lines VS Code's esbuild problem matcher expects.
 import * as esbuild from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -56,6 +56,9 @@ const problemMatcher = {
     });
   },
 };
+
+// A production build starts clean, so no development source map reaches the package.
+if (production) rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
 const contexts = await Promise.all(
   targets.map((target) =>
