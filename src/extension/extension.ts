@@ -4,11 +4,17 @@ import { ServerProvider, PROVIDER_ID, refusalLogPath } from './mcpProvider.js';
 import { InspectorPanel, VIEW_TYPE, type PanelContext } from './panel.js';
 import { readSettings } from './settings.js';
 
+/** What the extension offers other extensions (and its tests). */
+export interface BoundaryInspectorApi {
+  /** The JSON-lines file the server appends each refusal to. */
+  readonly refusalLogPath: string;
+}
+
 /**
  * Registers the server provider, the commands and the panel's serializer, and nothing more: no
  * filesystem is read until someone asks.
  */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi {
   const provider = new ServerProvider(context.extensionUri, refusalLogPath(context), () => InspectorPanel.visible?.refresh());
   context.subscriptions.push(provider, vscode.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, provider));
 
@@ -53,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): void {
       },
     }),
   );
+  return { refusalLogPath: provider.refusalLog };
 }
 
 export function deactivate(): void {}

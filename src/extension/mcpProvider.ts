@@ -27,7 +27,7 @@ export class ServerProvider implements vscode.McpServerDefinitionProvider<vscode
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    readonly refusalLog: string | null,
+    readonly refusalLog: string,
     private readonly onLaunchChanged: () => void,
   ) {
     const fire = () => {
@@ -61,6 +61,7 @@ export class ServerProvider implements vscode.McpServerDefinitionProvider<vscode
   }
 }
 
+/** In the workspace's storage (the global one with no folder open), so the history outlives a reload. */
 export function refusalLogPath(context: vscode.ExtensionContext): string {
-  return path.join(context.logUri.fsPath, 'refusals.jsonl');
+  return path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'refusals.jsonl');
 }

@@ -1,0 +1,129 @@
+/**
+ * A demo workspace holding the classic boundary traps, for `npm start` and the VS Code tests:
+ *
+ *   <base>/notes/                    the workspace folder to open
+ *     README.md, hello.txt, src/index.ts
+ *     café/ (NFC) and café/ (NFD)    two different folders on Linux
+ *     report#2 draft.pdf             a `#` and a space: file:///.../report%232%20draft.pdf
+ *     c#/notes.md                    a `#` in a folder name
+ *     🦊 fox.md                      an emoji name
+ *     escape -> ../outside           a link whose chain lands outside
+ *     inside-link -> src             a link that stays inside
+ *   <base>/notes-evil/secret.md      the sibling whose name starts with the workspace's name
+ *   <base>/outside/secret.txt        where the escaping link leads
+ *
+ * Idempotent: files are rewritten with the same content, links re-pointed when they differ.
+ * Usage: tsx scripts/demo-workspace.ts [base]   (default .vscode-test/demo)
+ */
+import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const CAFE_NFC = 'caf\u00e9';
+export const CAFE_NFD = 'cafe\u0301';
+
+export interface DemoWorkspace {
+  readonly base: string;
+  /** The workspace folder to open. */
+  readonly notes: string;
+  readonly hello: string;
+  readonly helloText: string;
+  readonly readme: string;
+  readonly cafeNfc: string;
+  readonly cafeNfd: string;
+  readonly reportPdf: string;
+  readonly cSharpNotes: string;
+  readonly emoji: string;
+  /** `notes/escape`, a link to `../outside`. */
+  readonly escapeLink: string;
+  readonly insideLink: string;
+  /** The sibling-prefix trap: `notes-evil/secret.md`, beside `notes`. */
+  readonly evilSecret: string;
+  readonly outside: string;
+  readonly outsideSecret: string;
+}
+
+function write(file: string, content: string | Uint8Array): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
+
+function link(at: string, target: string): void {
+  let current: string | null = null;
+  try {
+    if (lstatSync(at).isSymbolicLink()) current = readlinkSync(at);
+    else rmSync(at, { recursive: true, force: true });
+  } catch {
+    // not there yet
+  }
+  if (current === target) return;
+  if (current !== null) rmSync(at, { force: true });
+  symlinkSync(target, at);
+}
+
+const MINIMAL_PDF = `%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >> endobj
+trailer << /Root 1 0 R >>
+%%EOF
+`;
+
+export function createDemoWorkspace(base: string): DemoWorkspace {
+  base = path.resolve(base);
+  const notes = path.join(base, 'notes');
+  const demo: DemoWorkspace = {
+    base,
+    notes,
+    hello: path.join(notes, 'hello.txt'),
+    helloText: 'Hello from inside the workspace.\n',
+    readme: path.join(notes, 'README.md'),
+    cafeNfc: path.join(notes, CAFE_NFC),
+    cafeNfd: path.join(notes, CAFE_NFD),
+    reportPdf: path.join(notes, 'report#2 draft.pdf'),
+    cSharpNotes: path.join(notes, 'c#', 'notes.md'),
+    emoji: path.join(notes, '\u{1F98A} fox.md'),
+    escapeLink: path.join(notes, 'escape'),
+    insideLink: path.join(notes, 'inside-link'),
+    evilSecret: path.join(base, 'notes-evil', 'secret.md'),
+    outside: path.join(base, 'outside'),
+    outsideSecret: path.join(base, 'outside', 'secret.txt'),
+  };
+
+  write(
+    demo.readme,
+    [
+      '# notes: a Boundary Inspector demo workspace',
+      '',
+      'Open the inspector (Boundary Inspector: Open Inspector) and try:',
+      '',
+      `- \`${pathToFileURL(demo.evilSecret).href}\`: a sibling whose name starts with this folder's name (outside)`,
+      `- \`${pathToFileURL(notes).href}/%2e%2e/outside/secret.txt\`: an encoded dot-dot (outside)`,
+      '- `escape/secret.txt`: a link whose chain lands outside (ERR_SYMLINK_ESCAPE)',
+      '- `inside-link/index.ts`: a link that stays inside (inside)',
+      `- \`${CAFE_NFC}/nfc.md\` and \`${CAFE_NFD}/nfd.md\`: two folders on Linux, one on macOS`,
+      `- \`${pathToFileURL(demo.reportPdf).href}\`: a \`#\` that must be percent-encoded in a URI`,
+      '- `file:///c%3A/Users/dev/app/src/a.ts` against the root `file:///c%3A/Users/dev/app`, platform win32',
+      '',
+    ].join('\n'),
+  );
+  write(demo.hello, demo.helloText);
+  write(path.join(notes, 'src', 'index.ts'), "export const greeting = 'inside';\n");
+  write(path.join(demo.cafeNfc, 'nfc.md'), `This folder's name is NFC: ${Buffer.from(CAFE_NFC).toString('hex')}\n`);
+  write(path.join(demo.cafeNfd, 'nfd.md'), `This folder's name is NFD: ${Buffer.from(CAFE_NFD).toString('hex')}\n`);
+  write(demo.reportPdf, MINIMAL_PDF);
+  write(demo.cSharpNotes, '# c# notes\n\nA `#` in a folder name is `%23` in a URI.\n');
+  write(demo.emoji, '# \u{1F98A}\n\nA name outside the Basic Multilingual Plane.\n');
+  write(demo.evilSecret, '# notes-evil\n\nA sibling of the workspace: `notes` is a string prefix of `notes-evil`, not a path prefix.\n');
+  write(demo.outsideSecret, 'Outside the workspace: reached only through the escape link.\n');
+  link(demo.escapeLink, path.join('..', 'outside'));
+  link(demo.insideLink, 'src');
+  return demo;
+}
+
+if (require.main === module) {
+  const base = process.argv[2] ?? path.resolve(__dirname, '..', '.vscode-test', 'demo');
+  const demo = createDemoWorkspace(base);
+  console.log(JSON.stringify(demo, null, 2));
+  if (!existsSync(demo.notes)) process.exit(1);
+}

@@ -1,0 +1,89 @@
+/**
+ * `npm start`: the extension in a real VS Code, in your browser, without internet.
+ *
+ * Builds, installs what is missing (Node 24, code-server, Chromium: into .vscode-test/), creates
+ * the demo workspace (.vscode-test/demo: notes/ with its traps beside notes-evil/ and outside/),
+ * starts code-server's VS Code server with the extension loaded on it, and prints the URL to
+ * open. Runs until Ctrl-C, which stops the server's whole process group.
+ *
+ * Usage: npm start [-- --port <n>] [-- --workspace <folder>]
+ *   --port <n>         listen on this port (default 0: the server picks one, printed)
+ *   --workspace <dir>  open this folder instead of the demo's notes/
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { createDemoWorkspace } from './demo-workspace';
+import { CACHE, ensureEnvironment, REPO, startVsCode } from './vscode-env';
+
+function usage(message?: string): never {
+  if (message) console.error(`npm start: ${message}`);
+  console.error('usage: npm start [-- --port <n>] [-- --workspace <folder>]');
+  process.exit(2);
+}
+
+function parseArgs(argv: readonly string[]): { port: number; workspace: string | null } {
+  let port = 0;
+  let workspace: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? argv[++i] ?? usage(`${name} needs a value`);
+    if (name === '--port') {
+      const text = value();
+      port = Number(text);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port ${text} is not a port number`);
+    } else if (name === '--workspace') {
+      workspace = path.resolve(value());
+    } else if (name === '--help' || name === '-h') {
+      usage();
+    } else {
+      usage(`unknown option ${arg}`);
+    }
+  }
+  return { port, workspace };
+}
+
+async function main(): Promise<void> {
+  const { port, workspace } = parseArgs(process.argv.slice(2));
+  const log = (line: string) => console.log(`[start] ${line}`);
+
+  log('building (node esbuild.mjs)');
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+
+  await ensureEnvironment(log);
+  let folder = workspace;
+  if (folder === null) {
+    const demo = createDemoWorkspace(path.join(CACHE, 'demo'));
+    folder = demo.notes;
+    log(`demo workspace: ${path.relative(REPO, demo.notes)} (beside ${path.relative(REPO, path.dirname(demo.evilSecret))} and ${path.relative(REPO, demo.outside)})`);
+  }
+
+  const vscode = await startVsCode({
+    workspace: folder,
+    extensionDevelopmentPath: REPO,
+    port,
+    runName: `start-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+    log,
+  });
+  console.log('');
+  console.log('  VS Code with Boundary Inspector is running. Open this URL in a browser on this machine:');
+  console.log('');
+  console.log(`  ${vscode.url}`);
+  console.log('');
+  console.log(`  Then run "Boundary Inspector: Open Inspector" from the Command Palette (F1).`);
+  console.log(`  Server log: ${path.relative(REPO, vscode.serverLog)}. Press Ctrl-C to stop.`);
+  console.log('');
+
+  // Ctrl-C (or SIGTERM/SIGHUP) is handled by vscode-env: it stops the process group, then exits.
+  const code = await vscode.exited;
+  if (code === null) return; // killed: the signal handler is stopping the group and exits
+  log(`the VS Code server exited by itself (exit ${code}); see ${path.relative(REPO, vscode.serverLog)}`);
+  await vscode.stop();
+  process.exit(code === 0 ? 0 : 1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

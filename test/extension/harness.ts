@@ -1,0 +1,196 @@
+/**
+ * Runs the extension-host suite and the inspector's UI checks in one real VS Code (code-server's
+ * VS Code server + headless Chromium), and always stops it.
+ *
+ *   1. a fresh run folder with its own demo workspace and a control folder the suite can find;
+ *   2. the VS Code server, and the workbench URL with the extension and the suite
+ *      (extensionTestsPath) in its payload;
+ *   3. Chromium opens the workbench: the extension host starts and runs the suite;
+ *   4. the suite's last test opens the inspector and writes control/ui-ready.json; the harness
+ *      then drives the webview (uiChecks.ts) and writes control/ui-done.json, and the suite ends;
+ *   5. codeAutomationExit gives the suite's exit code, control/suite-results.json each test's outcome.
+ *
+ * Usage: tsx test/extension/harness.ts [--update-screenshot]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildExtensionTests, SUITE_INDEX } from '../../scripts/build-tests';
+import { createDemoWorkspace, type DemoWorkspace } from '../../scripts/demo-workspace';
+import { CACHE, ensureEnvironment, openWorkbench, REPO, startVsCode, type Log, type VsCode, type Workbench } from '../../scripts/vscode-env';
+import { runUiChecks, type CheckResult } from './uiChecks';
+
+export interface SuiteResult {
+  readonly title: string;
+  readonly state: 'passed' | 'failed' | 'pending';
+  readonly duration: number | null;
+  readonly error: string | null;
+}
+
+export interface HarnessResult {
+  readonly timings: Record<string, number>;
+  /** The suite's exit code from codeAutomationExit, or null when it never came. */
+  readonly exitCode: number | null;
+  readonly suite: readonly SuiteResult[];
+  /** Null when the UI checks never started (the suite did not reach its UI test). */
+  readonly ui: readonly CheckResult[] | null;
+  readonly runDir: string | null;
+  readonly serverLog: string | null;
+  /** The workbench's log lines (the extension host's console included), for failure messages. */
+  readonly hostLog: readonly string[];
+  /** Set when the run itself broke (install, build, start, timeout). */
+  readonly error: string | null;
+}
+
+export interface HarnessOptions {
+  readonly log?: Log;
+  /** Limit for the VS Code part (after install and build), ms; default 180 s. */
+  readonly timeout?: number;
+  /** Print the workbench's log lines as they come (default true). */
+  readonly echoHostLog?: boolean;
+  /** Also copy the panel's screenshot to media/screenshot.png (the README's picture; default false). */
+  readonly updateReadmeScreenshot?: boolean;
+  /** Where the demo workspace goes (default: the run folder's demo/); a short path makes a readable screenshot. */
+  readonly demoBase?: string;
+}
+
+const defaultLog: Log = (line) => process.stderr.write(`[vscode-test] ${line}\n`);
+
+async function timed<T>(timings: Record<string, number>, name: string, action: () => Promise<T> | T): Promise<T> {
+  const started = Date.now();
+  try {
+    return await action();
+  } finally {
+    timings[name] = Date.now() - started;
+  }
+}
+
+function buildExtension(log: Log): void {
+  log('building the extension (node esbuild.mjs) and the suite (out/extension-tests)');
+  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`node esbuild.mjs failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** True once `file` exists; false after `timeout` or when `until` settles without it. */
+function waitForFile(file: string, until: Promise<unknown>, timeout: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (value: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(timer);
+      clearTimeout(limit);
+      resolve(value);
+    };
+    const timer = setInterval(() => existsSync(file) && finish(true), 200);
+    const limit = setTimeout(() => finish(false), timeout);
+    void until.then(() => finish(existsSync(file)));
+  });
+}
+
+export async function runVsCodeTests(options: HarnessOptions = {}): Promise<HarnessResult> {
+  const log = options.log ?? defaultLog;
+  const timings: Record<string, number> = {};
+  const hostLog: string[] = [];
+  let vscode: VsCode | undefined;
+  let workbench: Workbench | undefined;
+  let exitCode: number | null = null;
+  let suite: SuiteResult[] = [];
+  let ui: CheckResult[] | null = null;
+  let error: string | null = null;
+  const started = Date.now();
+
+  try {
+    await timed(timings, 'environment', () => ensureEnvironment(log));
+    await timed(timings, 'build', async () => {
+      buildExtension(log);
+      await buildExtensionTests();
+    });
+
+    const runName = `test-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    const runDir = path.join(CACHE, 'runs', runName);
+    const control = path.join(runDir, 'control');
+    const demoBase = options.demoBase ?? path.join(runDir, 'demo');
+    // startVsCode makes the run folder afresh; the demo and the control folder go in after it,
+    // before the browser connects (no extension host runs until then).
+    vscode = await timed(timings, 'server start', () =>
+      startVsCode({
+        workspace: path.join(demoBase, 'notes'),
+        extensionDevelopmentPath: REPO,
+        extensionTestsPath: SUITE_INDEX,
+        extensionEnvironment: { BI_TEST_CONTROL: control },
+        runName,
+        log,
+      }),
+    );
+    mkdirSync(control, { recursive: true });
+    const demo: DemoWorkspace = createDemoWorkspace(demoBase);
+    writeFileSync(path.join(control, 'harness.json'), JSON.stringify({ drivesUi: true, demo }, null, 2));
+    log(`workbench URL: ${vscode.url}`);
+
+    const deadline = options.timeout ?? 180_000;
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), deadline).unref());
+    const suiteStarted = Date.now();
+
+    workbench = await openWorkbench(vscode, {
+      log,
+      onLog: (_type, line) => {
+        hostLog.push(line);
+        if (options.echoHostLog !== false) for (const part of line.split('\n')) log(`host: ${part}`);
+      },
+    });
+    const serverGone = vscode.exited.then((code) => `the VS Code server exited (${code})`);
+
+    // The UI checks start when the suite's UI test says so, and must end before the suite does.
+    const uiStarted = await Promise.race([waitForFile(path.join(control, 'ui-ready.json'), workbench.exit, deadline), timeout.then(() => false)]);
+    if (uiStarted) {
+      ui = await timed(timings, 'ui checks', () =>
+        runUiChecks(workbench!.page, demo, {
+          log,
+          screenshotDir: path.join(CACHE, 'screenshots'),
+          updateReadmeScreenshot: options.updateReadmeScreenshot ?? false,
+        }),
+      );
+      const failures = ui.filter((check) => !check.ok).map((check) => check.name);
+      writeFileSync(path.join(control, 'ui-done.json'), JSON.stringify({ ok: failures.length === 0, failures }));
+    } else {
+      log('the suite never asked for the UI checks');
+    }
+
+    const outcome = await Promise.race([workbench.exit, timeout, serverGone]);
+    timings['suite'] = Date.now() - suiteStarted;
+    if (typeof outcome === 'number') exitCode = outcome;
+    else error = outcome === 'timeout' ? `the suite did not finish within ${deadline / 1000} s` : outcome;
+
+    const results = path.join(control, 'suite-results.json');
+    if (existsSync(results)) suite = JSON.parse(readFileSync(results, 'utf8')) as SuiteResult[];
+  } catch (caught) {
+    error = caught instanceof Error ? (caught.stack ?? caught.message) : String(caught);
+  } finally {
+    await timed(timings, 'stop', async () => {
+      await workbench?.close();
+      await vscode?.stop();
+    });
+    timings['total'] = Date.now() - started;
+  }
+  return { timings, exitCode, suite, ui, runDir: vscode?.runDir ?? null, serverLog: vscode?.serverLog ?? null, hostLog, error };
+}
+
+if (require.main === module) {
+  // --update-screenshot: also refresh media/screenshot.png, with the demo at a short path
+  // (<tmp>/bi-demo/notes) so the picture is readable.
+  const update = process.argv.includes('--update-screenshot');
+  runVsCodeTests({ updateReadmeScreenshot: update, ...(update ? { demoBase: path.join(os.tmpdir(), 'bi-demo') } : {}) }).then(
+    (result) => {
+      const { hostLog, ...rest } = result;
+      console.log(JSON.stringify({ ...rest, hostLogLines: hostLog.length }, null, 2));
+      const ok = result.error === null && result.exitCode === 0 && result.ui !== null && result.ui.every((check) => check.ok);
+      process.exit(ok ? 0 : 1);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

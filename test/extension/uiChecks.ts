@@ -1,0 +1,226 @@
+/**
+ * The inspector's UI, checked in the real webview inside the real workbench (headless Chromium).
+ * A webview is two nested same-origin iframes; the panel's own elements live in the inner one,
+ * found here as the frame holding #bi-input. Element ids are fixed in src/extension/panel.ts.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Frame, Page } from 'playwright-core';
+import type { DemoWorkspace } from '../../scripts/demo-workspace';
+import { REPO, type Log } from '../../scripts/vscode-env';
+
+export interface CheckResult {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly duration: number;
+  readonly error: string | null;
+}
+
+export interface UiOptions {
+  readonly log: Log;
+  readonly screenshotDir: string;
+  readonly updateReadmeScreenshot: boolean;
+}
+
+/** What the panel shows now, read in one go (for waiting, and for failure messages). */
+interface PanelSnapshot {
+  readonly input: string;
+  readonly platform: string;
+  readonly root: string;
+  readonly verdictClass: string;
+  readonly verdictText: string;
+  readonly deciding: { readonly stage: string | null; readonly status: string | null } | null;
+  readonly rows: Readonly<Record<string, { readonly status: string | null; readonly input: string; readonly output: string }>>;
+  readonly refusals: readonly string[];
+  readonly rootOptions: readonly { readonly value: string; readonly text: string }[];
+}
+
+/**
+ * Read in the page from a string: tsx compiles this file with esbuild's keepNames, whose `__name`
+ * helper does not exist in the page, so a function passed to evaluate() would throw there.
+ */
+const SNAPSHOT = `(() => {
+  const byId = (id) => document.getElementById(id);
+  const rows = {};
+  for (const row of document.querySelectorAll('#bi-stages tbody tr[data-stage]')) {
+    const cells = Array.from(row.children);
+    rows[row.dataset.stage] = {
+      status: row.dataset.status ?? null,
+      input: (cells[2]?.textContent ?? '').trim(),
+      output: (cells[3]?.textContent ?? '').trim(),
+    };
+  }
+  const deciding = document.querySelector('#bi-stages tbody tr.deciding');
+  return {
+    input: byId('bi-input')?.value ?? '',
+    platform: byId('bi-platform')?.value ?? '',
+    root: byId('bi-root')?.value ?? '',
+    verdictClass: byId('bi-verdict')?.className ?? '',
+    verdictText: (byId('bi-verdict')?.textContent ?? '').replace(/\\s+/g, ' ').trim(),
+    deciding: deciding ? { stage: deciding.dataset.stage ?? null, status: deciding.dataset.status ?? null } : null,
+    rows,
+    refusals: Array.from(document.querySelectorAll('#bi-refusals li')).map((li) => (li.textContent ?? '').replace(/\\s+/g, ' ').trim()),
+    rootOptions: Array.from(document.querySelectorAll('#bi-root option')).map((option) => ({ value: option.value, text: option.textContent ?? '' })),
+  };
+})()`;
+
+async function snapshot(frame: Frame): Promise<PanelSnapshot> {
+  return (await frame.evaluate(SNAPSHOT)) as PanelSnapshot;
+}
+
+async function waitForPanel(frame: Frame, what: string, accept: (state: PanelSnapshot) => boolean, timeout = 15_000): Promise<PanelSnapshot> {
+  const deadline = Date.now() + timeout;
+  let last: PanelSnapshot | undefined;
+  for (;;) {
+    last = await snapshot(frame);
+    if (accept(last)) return last;
+    if (Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  const { rootOptions: _options, ...shown } = last;
+  throw new Error(`${what}; the panel shows ${JSON.stringify(shown, null, 1)}`);
+}
+
+/** The inner webview frame: the one that holds #bi-input. */
+async function findPanelFrame(page: Page, timeout = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        if (await frame.$('#bi-input')) return frame;
+      } catch {
+        // a frame that navigated or went away meanwhile
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no frame holds #bi-input after ${timeout} ms; frames: ${page.frames().map((frame) => frame.url()).join(', ')}`);
+    }
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Picks `root` in #bi-root: a workspace folder's own entry, or the custom choice ("Other…") and its field. */
+async function chooseRoot(frame: Frame, root: string): Promise<void> {
+  const options = (await snapshot(frame)).rootOptions;
+  const exact = options.find((option) => option.value === root);
+  if (exact) {
+    await frame.selectOption('#bi-root', exact.value);
+    return;
+  }
+  const custom = options.find((option) => /custom|other/i.test(option.value) || /custom|other/i.test(option.text));
+  if (!custom) throw new Error(`#bi-root offers neither ${root} nor a custom choice: ${JSON.stringify(options)}`);
+  await frame.selectOption('#bi-root', custom.value);
+  await frame.waitForSelector('#bi-root-custom', { state: 'visible', timeout: 5_000 });
+  await frame.fill('#bi-root-custom', root);
+}
+
+async function traceInput(frame: Frame, input: string): Promise<void> {
+  await frame.fill('#bi-input', input);
+  await frame.press('#bi-input', 'Enter');
+}
+
+export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOptions): Promise<CheckResult[]> {
+  const { log } = options;
+  const results: CheckResult[] = [];
+  let frame: Frame | undefined;
+  const check = async (name: string, body: (frame: Frame) => Promise<void>) => {
+    const started = Date.now();
+    try {
+      frame ??= await findPanelFrame(page);
+      await body(frame);
+      results.push({ name, ok: true, duration: Date.now() - started, error: null });
+      log(`ui: ok   ${name}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      results.push({ name, ok: false, duration: Date.now() - started, error: message });
+      log(`ui: FAIL ${name}: ${message.split('\n')[0]}`);
+    }
+  };
+
+  const workspaceUri = pathToFileURL(demo.notes).href;
+  const evilUri = pathToFileURL(demo.evilSecret).href;
+  const decidingOutside = (input: string) => (state: PanelSnapshot) =>
+    state.rows['parse']?.input === input &&
+    state.deciding?.stage === 'containment' &&
+    state.deciding.status === 'refuse' &&
+    state.verdictClass.split(/\s+/).includes('verdict-outside');
+
+  await check('the panel loads in its webview frame, with the workspace folder as root', async (frame) => {
+    await waitForPanel(frame, 'the root picker never offered the workspace folder', (state) => state.root === workspaceUri, 20_000);
+  });
+
+  await check("the refusal list shows the suite's delete_path ERR_OUTSIDE refusal, and clicking it loads its trace", async (frame) => {
+    const isOurs = (text: string) => text.includes('ERR_OUTSIDE') && text.includes('delete_path') && text.includes(evilUri);
+    const state = await waitForPanel(frame, 'no ERR_OUTSIDE delete_path refusal in #bi-refusals', (state) => state.refusals.some(isOurs), 20_000);
+    const index = state.refusals.findIndex(isOurs);
+    await frame.click(`#bi-refusals li:nth-child(${index + 1}) button`);
+    await waitForPanel(frame, 'clicking the refusal did not load its trace', decidingOutside(evilUri));
+  });
+
+  await check('a sibling-prefix URI (notes-evil/secret.md) is outside, decided at containment', async (frame) => {
+    await frame.selectOption('#bi-platform', 'linux');
+    await chooseRoot(frame, workspaceUri);
+    await traceInput(frame, 'hello.txt');
+    await waitForPanel(frame, 'hello.txt is not inside', (state) => state.rows['parse']?.input === 'hello.txt' && state.verdictClass.split(/\s+/).includes('verdict-inside'));
+    await traceInput(frame, evilUri);
+    await waitForPanel(frame, 'the sibling-prefix URI was not refused at containment', decidingOutside(evilUri));
+  });
+
+  await check('an encoded dot-dot (%2e%2e) is outside, decided at containment', async (frame) => {
+    const input = `${workspaceUri}/%2e%2e/outside/secret.txt`;
+    await traceInput(frame, input);
+    await waitForPanel(frame, '%2e%2e was not refused at containment', decidingOutside(input));
+  });
+
+  await check('win32 simulation: file:///c%3A/Users/dev/app/src/a.ts is inside file:///c%3A/Users/dev/app', async (frame) => {
+    const input = 'file:///c%3A/Users/dev/app/src/a.ts';
+    await frame.selectOption('#bi-platform', 'win32');
+    await chooseRoot(frame, 'file:///c%3A/Users/dev/app');
+    await traceInput(frame, input);
+    const state = await waitForPanel(
+      frame,
+      'the win32 trace is not inside',
+      (state) => state.platform === 'win32' && state.rows['parse']?.input === input && state.verdictClass.split(/\s+/).includes('verdict-inside'),
+    );
+    const normalised = state.rows['normalise']?.output;
+    if (normalised !== 'C:\\Users\\dev\\app\\src\\a.ts') throw new Error(`the normalise row's output is ${JSON.stringify(normalised)}, not "C:\\Users\\dev\\app\\src\\a.ts"`);
+  });
+
+  await check('screenshot of the panel', async (frame) => {
+    // The README's picture: the sibling-prefix trap, refused at containment, above the refusal list.
+    await frame.selectOption('#bi-platform', 'linux');
+    await chooseRoot(frame, workspaceUri);
+    await traceInput(frame, evilUri);
+    await waitForPanel(frame, 'the sibling-prefix URI was not refused', decidingOutside(evilUri));
+    await frame.evaluate('document.activeElement?.blur()');
+    mkdirSync(options.screenshotDir, { recursive: true });
+    const workbench = path.join(options.screenshotDir, 'workbench.png');
+    const panel = path.join(options.screenshotDir, 'inspector.png');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: workbench });
+    // The panel alone, in a window tall enough for the whole stage table and the refusal list:
+    // the outer webview iframe element as the workbench lays it out.
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 1280, height: 1560 });
+    try {
+      await page.waitForTimeout(800);
+      const outer = frame.parentFrame() ?? frame;
+      const box = await (await outer.frameElement()).boundingBox();
+      // Down to the end of the panel's content, not the empty rest of the editor.
+      const contentBottom = Number(await frame.evaluate("Math.ceil((document.querySelector('main') ?? document.body).getBoundingClientRect().bottom)"));
+      if (box === null) throw new Error('the webview has no layout box');
+      const height = Math.min(box.height, Number.isFinite(contentBottom) && contentBottom > 0 ? contentBottom + 16 : box.height);
+      await page.screenshot({ path: panel, clip: { x: box.x, y: box.y, width: box.width, height } });
+    } finally {
+      if (viewport) await page.setViewportSize(viewport);
+    }
+    log(`ui: screenshots ${path.relative(REPO, panel)} and ${path.relative(REPO, workbench)}`);
+    if (options.updateReadmeScreenshot) {
+      copyFileSync(panel, path.join(REPO, 'media', 'screenshot.png'));
+      log('ui: copied to media/screenshot.png');
+    }
+  });
+
+  return results;
+}

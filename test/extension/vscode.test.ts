@@ -1,0 +1,70 @@
+/**
+ * The extension in a real VS Code, from `npm test`: installs what is missing (first run: Node 24,
+ * code-server, Chromium, into .vscode-test/), builds, runs the extension-host suite
+ * (test/extension/suite) and the inspector's UI checks (uiChecks.ts) in one VS Code, and reports
+ * each as its own test. VS Code's process group is always stopped, on failure and timeout too.
+ *
+ * BI_VSCODE_TESTS=0 skips it (for a quick `npm test` of the rest); BI_VSCODE_VERBOSE=1 prints the
+ * workbench's log (the extension host's console) as it comes; its tail is shown on failure anyway.
+ */
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { environmentReady } from '../../scripts/vscode-env';
+import { runVsCodeTests, type HarnessResult } from './harness';
+
+const installing = process.platform === 'linux' && !environmentReady();
+/** The VS Code part itself (after install and build). */
+const RUN_TIMEOUT = 180_000;
+/** Everything: 15 minutes when something must be installed first, 4 otherwise. */
+const OVERALL_TIMEOUT = installing ? 15 * 60_000 : RUN_TIMEOUT + 60_000;
+const skip = process.env['BI_VSCODE_TESTS'] === '0' ? 'BI_VSCODE_TESTS=0' : process.platform !== 'linux' ? 'the offline harness runs on Linux' : false;
+
+function seconds(ms: number | undefined): string {
+  return ms === undefined ? '-' : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function context(result: HarnessResult): string {
+  const tail = result.hostLog.slice(-40).join('\n');
+  return [
+    result.runDir ? `run folder: ${result.runDir}` : '',
+    result.serverLog ? `server log: ${result.serverLog}` : '',
+    tail ? `last workbench log lines:\n${tail}` : '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+test('VS Code: the extension in code-server with headless Chromium', { timeout: OVERALL_TIMEOUT, skip }, async (t) => {
+  if (installing) t.diagnostic('first run: installing Node 24, code-server and Chromium into .vscode-test/ (several minutes)');
+  const result = await runVsCodeTests({ timeout: RUN_TIMEOUT, echoHostLog: process.env['BI_VSCODE_VERBOSE'] === '1' });
+  const { timings } = result;
+  t.diagnostic(
+    `timings: environment ${seconds(timings['environment'])}, build ${seconds(timings['build'])}, server start ${seconds(timings['server start'])}, ` +
+      `suite ${seconds(timings['suite'])} (UI checks ${seconds(timings['ui checks'])}), stop ${seconds(timings['stop'])}, total ${seconds(timings['total'])}`,
+  );
+
+  await t.test('the harness installs, builds, starts VS Code and the suite finishes', () => {
+    assert.equal(result.error, null, `${result.error}\n${context(result)}`);
+    assert.ok(result.suite.length > 0, `the suite reported no test\n${context(result)}`);
+  });
+
+  for (const entry of result.suite) {
+    await t.test(`extension host: ${entry.title}`, { skip: entry.state === 'pending' ? 'pending in the suite' : false }, () => {
+      if (entry.state === 'failed') assert.fail(entry.error ?? 'failed');
+    });
+  }
+
+  if (result.ui === null) {
+    await t.test('inspector UI checks', () => assert.fail(`the UI checks never ran: the suite did not reach its UI test\n${context(result)}`));
+  } else {
+    for (const check of result.ui) {
+      await t.test(`inspector UI: ${check.name}`, () => {
+        if (!check.ok) assert.fail(`${check.error ?? 'failed'}\n${context(result)}`);
+      });
+    }
+  }
+
+  await t.test('the suite exits with code 0', () => {
+    assert.equal(result.exitCode, 0, `codeAutomationExit gave ${result.exitCode}\n${context(result)}`);
+  });
+});
