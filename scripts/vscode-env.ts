@@ -194,9 +194,12 @@ export async function ensureEnvironment(log: Log = defaultLog): Promise<Environm
         const args = ['install', '--prefix', path.join(CACHE, 'cs'), '--no-audit', '--no-fund', '--no-save', '--foreground-scripts'];
         if (npmMajor >= 11) args.push('--dangerously-allow-all-scripts');
         args.push(`code-server@${CODE_SERVER_VERSION}`);
+        // Under `npm test` the environment carries the outer npm's settings, its user agent
+        // (which names Node 20 to code-server's version check) among them: start from a clean one.
+        const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
         await run('npm', args, {
           // node-gyp must build against Node 24's headers, not the machine's Node 20.
-          env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: NODE24_DIR },
+          env: { ...env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: NODE24_DIR },
           log,
           label: 'npm install code-server',
         });
