@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { PLATFORMS, type Platform, type Policy } from '../core/index.js';
+import { PLATFORMS, policyFromFlags, type Platform, type Policy, type PolicyFlags } from '../core/index.js';
 
 /** A mistake in how the command was called: exit 2 with the message and a pointer to --help. */
 export class UsageError extends Error {}
@@ -51,18 +51,8 @@ export function platformFrom(value: string | undefined, host: Platform): Platfor
   return oneOf('platform', value, PLATFORMS) ?? host;
 }
 
-export function policyFrom(values: {
-  'allow-localhost'?: boolean | undefined;
-  'allow-unc'?: boolean | undefined;
-  case?: string | undefined;
-  symlinks?: string | undefined;
-}): Partial<Policy> {
-  const policy: { -readonly [K in keyof Policy]?: Policy[K] } = {};
-  if (values['allow-localhost']) policy.localhost = 'allow';
-  if (values['allow-unc']) policy.unc = 'allow';
-  const casePolicy = oneOf('case', values.case, ['auto', 'sensitive', 'insensitive'] as const);
-  if (casePolicy) policy.case = casePolicy;
-  const symlinks = oneOf('symlinks', values.symlinks, ['contain', 'refuse'] as const);
-  if (symlinks) policy.symlinks = symlinks;
-  return policy;
+export function policyFrom(flags: PolicyFlags): Partial<Policy> {
+  const parsed = policyFromFlags(flags);
+  if ('error' in parsed) throw new UsageError(parsed.error);
+  return parsed.policy;
 }

@@ -84,16 +84,7 @@ async function dispatch(
   const given = typeof args.workspaceUri === 'string' ? args.workspaceUri : null;
   const input = inputOf(args);
   const refuse = (refusal: ServerRefusal, workspaceUri: string | null) => {
-    void state.log.append({
-      time: new Date().toISOString(),
-      tool: tool.name,
-      workspaceUri,
-      input,
-      code: refusal.code,
-      stage: refusal.stage,
-      reason: refusal.reason,
-      trace: refusal.trace,
-    });
+    void state.log.record(tool.name, workspaceUri, input, refusal);
     return refusalResult(refusal, input, workspaceUri);
   };
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_REFUSAL_LOG_BYTES } from './refusalLog.js';
 import type { GrantSpec } from './grants.js';
-import type { Policy } from '../core/index.js';
+import { policyFromFlags, type Policy } from '../core/index.js';
 
 export class ServeUsageError extends Error {}
 
@@ -69,13 +69,8 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   const { values } = parsed;
   const size = values['refusal-log-size'] === undefined ? DEFAULT_REFUSAL_LOG_BYTES : Number(values['refusal-log-size']);
   if (!Number.isInteger(size) || size < 1024) throw new ServeUsageError('--refusal-log-size must be a whole number of bytes, at least 1024');
-  const policy: { -readonly [K in keyof Policy]?: Policy[K] } = {};
-  if (values['allow-localhost']) policy.localhost = 'allow';
-  if (values['allow-unc']) policy.unc = 'allow';
-  const casePolicy = oneOf('case', values.case, ['auto', 'sensitive', 'insensitive'] as const);
-  if (casePolicy) policy.case = casePolicy;
-  const symlinks = oneOf('symlinks', values.symlinks, ['contain', 'refuse'] as const);
-  if (symlinks) policy.symlinks = symlinks;
+  const parsedPolicy = policyFromFlags(values);
+  if ('error' in parsedPolicy) throw new ServeUsageError(parsedPolicy.error);
   return {
     help: values.help === true,
     grants: [
@@ -84,7 +79,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     ],
     refusalLog: values['refusal-log'],
     refusalLogBytes: size,
-    policy,
+    policy: parsedPolicy.policy,
     sandbox: oneOf('sandbox', values.sandbox, ['auto', 'off'] as const) ?? 'auto',
   };
 }

@@ -30,6 +30,20 @@ export class RefusalLog {
     private readonly onError: (error: Error) => void,
   ) {}
 
+  /** Records one refusal, stamped now. */
+  record(tool: string, workspaceUri: string | null, input: string, refusal: Pick<RefusalRecord, 'code' | 'stage' | 'reason' | 'trace'>): Promise<void> {
+    return this.append({
+      time: new Date().toISOString(),
+      tool,
+      workspaceUri,
+      input,
+      code: refusal.code,
+      stage: refusal.stage,
+      reason: refusal.reason,
+      trace: refusal.trace,
+    });
+  }
+
   append(record: RefusalRecord): Promise<void> {
     if (this.file === undefined) return Promise.resolve();
     const file = this.file;

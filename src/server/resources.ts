@@ -65,16 +65,7 @@ export function registerResources(server: McpServer, state: ServerState): void {
     const located = locate(uri, state);
     if ('refusal' in located) {
       const trace = located.refusal;
-      void state.log.append({
-        time: new Date().toISOString(),
-        tool: 'resources/read',
-        workspaceUri: null,
-        input: uri,
-        code: trace.code!,
-        stage: trace.stage,
-        reason: trace.reason,
-        trace,
-      });
+      void state.log.record('resources/read', null, uri, { code: trace.code!, stage: trace.stage, reason: trace.reason, trace });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Refused (${trace.code} at ${trace.stage}): ${trace.reason}`, {
         uri,
         code: trace.code,

@@ -92,16 +92,7 @@ function readOnlyGrantHolding(state: ServerState, grant: Grant, path: string): G
 
 export function makeScope(state: ServerState, grant: Grant, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {
   const record = (refusal: ServerRefusal, input: string) => {
-    void state.log.append({
-      time: new Date().toISOString(),
-      tool,
-      workspaceUri,
-      input,
-      code: refusal.code,
-      stage: refusal.stage,
-      reason: refusal.reason,
-      trace: refusal.trace,
-    });
+    void state.log.record(tool, workspaceUri, input, refusal);
   };
   const check = (input: string, options: { readonly followFinal?: boolean } = {}): Checked => {
     const trace = traceAgainst(grant.root, input, { followFinal: options.followFinal ?? true });
