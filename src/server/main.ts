@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
-import { createServer } from './createServer.js';
 import { buildGrants } from './grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError } from './options.js';
 import { RefusalLog } from './refusalLog.js';
@@ -91,7 +89,14 @@ export function runServer(args: readonly string[]): number | 'serving' {
     log: new RefusalLog(refusalLog, options.refusalLogBytes, (error) => log(`could not write the refusal log: ${error.message}`)),
     logger: log,
   };
-  serveStdio(({ era }) => createServer(state, era), { onerror: (error) => log(error.message) });
+  // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
+  import('./serve.js').then(
+    ({ serve }) => serve(state),
+    (error: Error) => {
+      log(`could not start: ${error.message}`);
+      process.exitCode = 1;
+    },
+  );
   log(`serving ${grants.map((grant) => `${grant.uri} (${grant.rights})`).join(', ')}; sandbox: ${sandbox.active ? sandbox.detail : `none, ${sandbox.detail}`}`);
   return 'serving';
 }
