@@ -92,7 +92,13 @@ function pathCell(value: string | null): HTMLTableCellElement {
     dash.setAttribute('aria-hidden', 'true');
     return el('td', 'path', undefined, dash, visuallyHidden('none'));
   }
-  return el('td', 'path', value);
+  // A line may break after each separator, so names stay whole where they fit.
+  const cell = el('td', 'path');
+  value.split(/(?<=[/\\])/).forEach((part, i) => {
+    if (i > 0) cell.append(document.createElement('wbr'));
+    cell.append(part);
+  });
+  return cell;
 }
 
 /**
