@@ -76,7 +76,7 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
   // Links above and at the root are the user's own layout: followed without judgement.
   const resolved = resolveReal(ctx.fs, converted.split, ctx.platform, { followFinal: true });
   if (!resolved.ok) {
-    return { ok: false, input: root, code: resolved.code, stage: 'realpath', reason: `The workspace root cannot be resolved: ${resolved.reason}`, stages: converted.stages, ctx };
+    return { ok: false, input: root, code: resolved.code, stage: 'realpath', reason: resolved.reason, stages: converted.stages, ctx };
   }
   const real = resolved.value.real;
   return { ...converted, ctx, comparison, real, realPath: joinSplit(real, ctx.platform) };
