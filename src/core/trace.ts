@@ -44,7 +44,7 @@ export function traceAgainst(root: PreparedRoot, input: string, options: { reado
       verdict: 'refused',
       stage: 'root',
       code: root.code,
-      reason: `The root ${root.input} is refused at ${root.stage}: ${root.reason}`,
+      reason: `The root ${JSON.stringify(root.input)} is refused at ${root.stage}: ${root.reason}`,
       path: null,
       links: [],
       kind: null,
