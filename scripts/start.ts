@@ -12,39 +12,43 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { parseArgs } from 'node:util';
 import { createDemoWorkspace } from './demo-workspace';
 import { CACHE, ensureEnvironment, REPO, startVsCode } from './vscode-env';
 
-function usage(message?: string): never {
-  if (message) console.error(`npm start: ${message}`);
-  console.error('usage: npm start [-- --port <n>] [-- --workspace <folder>]');
+const HELP = `usage: npm start [-- --port <n>] [-- --workspace <folder>]
+
+  --port <n>         listen on this port (default 0: the server picks one, printed)
+  --workspace <dir>  open this folder instead of the demo's notes/
+`;
+
+function usage(message: string): never {
+  console.error(`npm start: ${message}\n${HELP}`);
   process.exit(2);
 }
 
-function parseArgs(argv: readonly string[]): { port: number; workspace: string | null } {
-  let port = 0;
-  let workspace: string | null = null;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => inline ?? argv[++i] ?? usage(`${name} needs a value`);
-    if (name === '--port') {
-      const text = value();
-      port = Number(text);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port ${text} is not a port number`);
-    } else if (name === '--workspace') {
-      workspace = path.resolve(value());
-    } else if (name === '--help' || name === '-h') {
-      usage();
-    } else {
-      usage(`unknown option ${arg}`);
-    }
+function parseOptions(argv: readonly string[]): { port: number; workspace: string | null } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      options: { port: { type: 'string' }, workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (error) {
+    usage((error as Error).message);
   }
-  return { port, workspace };
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port ${values.port} is not a port number`);
+  return { port, workspace: values.workspace === undefined ? null : path.resolve(values.workspace) };
 }
 
 async function main(): Promise<void> {
-  const { port, workspace } = parseArgs(process.argv.slice(2));
+  const { port, workspace } = parseOptions(process.argv.slice(2));
   const log = (line: string) => console.log(`[start] ${line}`);
 
   log('building (node esbuild.mjs)');
