@@ -415,3 +415,22 @@ export function rawSession(args: readonly string[], messages: readonly Record<st
     pump();
   });
 }
+
+/** Every entry under `dir` with its kind and content (links as their target text), for before/after comparisons. */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (folder: string) => {
+    for (const name of fs.readdirSync(folder).sort()) {
+      const full = path.join(folder, name);
+      const relative = path.relative(dir, full);
+      const stats = fs.lstatSync(full);
+      if (stats.isSymbolicLink()) out[relative] = `link -> ${fs.readlinkSync(full)}`;
+      else if (stats.isDirectory()) {
+        out[relative] = 'dir';
+        walk(full);
+      } else out[relative] = `file ${fs.readFileSync(full).toString('base64')}`;
+    }
+  };
+  walk(dir);
+  return out;
+}

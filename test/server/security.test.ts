@@ -16,31 +16,13 @@ import {
   isSymlink,
   makeTempDir,
   removeDir,
+  snapshot,
   textOf,
   writeTree,
   type ExpectedRefusal,
   type Session,
   type ToolResult,
 } from './helpers.js';
-
-/** Every file and folder under `dir` with its content (links by target), to prove nothing changed. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (folder: string) => {
-    for (const name of fs.readdirSync(folder).sort()) {
-      const full = path.join(folder, name);
-      const relative = path.relative(dir, full);
-      const stats = fs.lstatSync(full);
-      if (stats.isSymbolicLink()) out[relative] = `link -> ${fs.readlinkSync(full)}`;
-      else if (stats.isDirectory()) {
-        out[relative] = 'dir';
-        walk(full);
-      } else out[relative] = `file ${fs.readFileSync(full).toString('base64')}`;
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** Polls until `check` stops throwing (asynchronous log appends), then returns its value. */
 async function eventually<T>(check: () => T, what: string, timeoutMs = 3000): Promise<T> {
