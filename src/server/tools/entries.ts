@@ -6,6 +6,12 @@ export const entryTypeSchema = z
   .enum(['file', 'directory', 'symlink', 'other'])
   .describe('file, directory, symlink (a link, listed as itself and never followed) or other (socket, FIFO, device).');
 
+/** One entry of a folder listing; list_directory_with_sizes extends it with a size. */
+export const entrySchema = z.object({
+  name: z.string().describe('The entry name.'),
+  type: entryTypeSchema,
+});
+
 /** A listing needs a folder: the core's trace already says what is at the checked path. */
 export function requireDirectory(checked: Extract<Checked, { ok: true }>): void {
   const kind = checked.trace.kind;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { entryTypeOf, readDirectoryVerified } from '../files.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { entryLabel, entryTypeSchema, requireDirectory } from './entries.js';
+import { entryLabel, entrySchema, requireDirectory } from './entries.js';
 
 export const listDirectory = defineTool({
   name: 'list_directory',
@@ -14,14 +14,7 @@ export const listDirectory = defineTool({
   output: z.object({
     path: z.string().describe('The real path of the folder listed.'),
     uri: z.string().describe('The file: URI of that folder.'),
-    entries: z
-      .array(
-        z.object({
-          name: z.string().describe('The entry name.'),
-          type: entryTypeSchema,
-        }),
-      )
-      .describe('The entries, sorted by name.'),
+    entries: z.array(entrySchema).describe('The entries, sorted by name.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',

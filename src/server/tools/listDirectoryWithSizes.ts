@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as z from 'zod';
 import { compareNames, entryTypeOf, inVerifiedDirectory, type EntryType } from '../files.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { entryLabel, entryTypeSchema, requireDirectory } from './entries.js';
+import { entryLabel, entrySchema, requireDirectory } from './entries.js';
 
 interface SizedEntry {
   name: string;
@@ -38,9 +38,7 @@ export const listDirectoryWithSizes = defineTool({
     uri: z.string().describe('The file: URI of that folder.'),
     entries: z
       .array(
-        z.object({
-          name: z.string().describe('The entry name.'),
-          type: entryTypeSchema,
+        entrySchema.extend({
           size: z.number().describe('The entry\'s own size in bytes, from lstat (never following a link).'),
         }),
       )

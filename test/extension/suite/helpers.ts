@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { RefusalEntry } from '../../../src/shared/messages';
 
 export const EXTENSION_ID = 'boundary-inspector.boundary-inspector';
 
@@ -144,15 +145,7 @@ export async function invoke(suffix: string, input: Record<string, unknown>): Pr
 // ---------------------------------------------------------------------------------------------
 // The refusal log, at the path the extension exports.
 
-export interface LoggedRefusal {
-  readonly time: string;
-  readonly tool: string;
-  readonly workspaceUri: string | null;
-  readonly input: string;
-  readonly code: string;
-  readonly stage: string;
-  readonly reason: string;
-}
+export type LoggedRefusal = RefusalEntry;
 
 export function readRefusals(file: string): LoggedRefusal[] {
   return readFileSync(file, 'utf8')
