@@ -1,7 +1,7 @@
 import { McpServer, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { rootToPath } from '../core/index.js';
-import { ChangedError } from './files.js';
+import { ChangedError } from './anchored.js';
 import { sameWorkspace, type Grant } from './grants.js';
 import { chooseFromRoots } from './legacyRoots.js';
 import { refusalResult, serverRefusal, type ServerRefusal } from './refusal.js';

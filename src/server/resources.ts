@@ -1,8 +1,6 @@
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import { ProtocolError, ProtocolErrorCode, type McpServer, type Resource } from '@modelcontextprotocol/server';
 import { pathToUri, traceAgainst, type Trace } from '../core/index.js';
-import { readVerified } from './files.js';
+import { anchorOf, ChangedError, readFile } from './anchored.js';
 import type { Grant } from './grants.js';
 import { mimeTypeOf } from './mime.js';
 import type { ServerState } from './tool.js';
@@ -12,24 +10,36 @@ export const MAX_LISTED_RESOURCES = 1000;
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 const MAX_RESOURCE_BYTES = 16 * 1024 * 1024;
 
-/** Files of one workspace, breadth first, never following a link. */
-async function listFiles(grant: Grant, state: ServerState, limit: number): Promise<Resource[]> {
+/** Files of one workspace, breadth first, each folder opened from the root's descriptor down, never through a link. */
+function listFiles(grant: Grant, state: ServerState, limit: number): Resource[] {
+  const anchor = anchorOf(grant, state.platform);
   const resources: Resource[] = [];
-  const queue = [grant.realPath];
+  const queue: string[][] = [[]];
   while (queue.length > 0 && resources.length < limit) {
-    const folder = queue.shift()!;
-    const entries = await fsp.readdir(folder, { withFileTypes: true }).catch(() => []);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const full = path.join(folder, entry.name);
-      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) queue.push(full);
-      else if (entry.isFile() && resources.length < limit) {
-        resources.push({
-          uri: pathToUri(full, state.platform),
-          name: path.relative(grant.realPath, full).split(path.sep).join('/'),
-          mimeType: mimeTypeOf(entry.name),
-        });
+    const names = queue.shift()!;
+    let folder;
+    try {
+      folder = anchor.folder(names);
+    } catch (error) {
+      // Removed, unreadable, or replaced by a link since it was listed: skipped.
+      if (error instanceof ChangedError || typeof (error as NodeJS.ErrnoException).code === 'string') continue;
+      throw error;
+    }
+    try {
+      for (const entry of folder.list()) {
+        if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) queue.push([...names, entry.name]);
+        else if (entry.isFile() && resources.length < limit) {
+          resources.push({
+            uri: pathToUri(folder.pathOf(entry.name), state.platform),
+            name: [...names, entry.name].join('/'),
+            mimeType: mimeTypeOf(entry.name),
+          });
+        }
       }
+    } catch (error) {
+      if (typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
+    } finally {
+      folder.close();
     }
   }
   return resources;
@@ -57,7 +67,7 @@ export function registerResources(server: McpServer, state: ServerState): void {
   server.server.registerCapabilities({ resources: {} });
   server.server.setRequestHandler('resources/list', async () => {
     const resources: Resource[] = [];
-    for (const grant of state.grants) resources.push(...(await listFiles(grant, state, MAX_LISTED_RESOURCES - resources.length)));
+    for (const grant of state.grants) resources.push(...listFiles(grant, state, MAX_LISTED_RESOURCES - resources.length));
     return { resources };
   });
   server.server.setRequestHandler('resources/read', async (request) => {
@@ -73,7 +83,7 @@ export function registerResources(server: McpServer, state: ServerState): void {
         reason: trace.reason,
       });
     }
-    const bytes = await readVerified(located.trace.path!, MAX_RESOURCE_BYTES);
+    const { bytes } = readFile(anchorOf(located.grant, state.platform), located.trace.path!, MAX_RESOURCE_BYTES);
     const mimeType = mimeTypeOf(located.trace.path!);
     const text = new TextDecoder('utf-8', { fatal: true });
     try {

@@ -5,7 +5,7 @@ import type { Grant } from './grants.js';
 import { refusalFromTrace, serverRefusal, type ServerRefusal } from './refusal.js';
 import type { RefusalLog } from './refusalLog.js';
 import type { SandboxState } from './sandbox.js';
-import { ChangedError } from './files.js';
+import { anchorOf, ChangedError, type Anchor } from './anchored.js';
 
 export interface ServerState {
   readonly grants: readonly Grant[];
@@ -25,12 +25,18 @@ export interface Scope {
   readonly grant: Grant;
   readonly state: ServerState;
   readonly tool: string;
+  /** The workspace root held open: every filesystem call after the verdict goes through it. */
+  readonly anchor: Anchor;
   /**
    * Traces `input` against the workspace. `followFinal: false` for operations on the name itself
    * (write, delete, move): a link there is the subject, never followed.
    */
   check(input: string, options?: { readonly followFinal?: boolean }): Checked;
-  /** Checks again, immediately before a mutation; a refusal, or undefined when the checked path still stands. */
+  /**
+   * Checks again, immediately before a mutation, where the I/O is not anchored (macOS, Windows);
+   * a refusal, or undefined when the checked path still stands. Anchored I/O needs none: its walk
+   * from the root is itself the proof.
+   */
   recheck(checked: Extract<Checked, { ok: true }>, options?: { readonly followFinal?: boolean }): Extract<Checked, { ok: false }> | undefined;
   /** Records a refusal that did not come from `check`. */
   record(refusal: ServerRefusal, input: string): void;
@@ -109,12 +115,15 @@ export function makeScope(state: ServerState, grant: Grant, tool: string, worksp
     record(refusal, input);
     return { ok: false, refusal, input };
   };
+  const anchor = anchorOf(grant, state.platform);
   return {
     grant,
     state,
     tool,
+    anchor,
     check,
     recheck(checked, options) {
+      if (anchor.mode === 'descriptor') return undefined;
       // The checked real path itself must still trace to itself: a link put in its way since the
       // first check either leads outside (refused) or elsewhere inside (changed: nothing is done).
       const again = check(checked.path, options);

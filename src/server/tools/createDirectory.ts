@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { makeDirectories } from '../anchored.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 
@@ -33,10 +33,9 @@ export const createDirectory = defineTool({
     }
     const refusal = scope.recheck(checked, { followFinal: false });
     if (refusal) return refused(refusal);
-    // mkdir never creates through a link at the last name (mkdir(2) fails EEXIST there). It returns
-    // the first folder it made, or undefined when the folder appeared meanwhile (still idempotent).
-    const first = await fsp.mkdir(checked.path, { recursive: true });
-    const created = first !== undefined;
+    // Each missing name is made through its anchored parent; a folder that appeared meanwhile is
+    // opened instead (still idempotent), and a link that appeared stops the call.
+    const created = makeDirectories(scope.anchor, checked.path);
     return ok({ path: checked.path, uri, created }, `${created ? 'Created' : 'Already exists:'} ${scope.relative(checked.path)}.`);
   },
 });

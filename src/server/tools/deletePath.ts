@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { remove } from '../anchored.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 
@@ -26,13 +26,8 @@ export const deletePath = defineTool({
     if (scope.isWorkspaceRoot(checked.path)) throw new Error('delete_path never deletes the workspace folder itself');
     const refusal = scope.recheck(checked, { followFinal: false });
     if (refusal) return refused(refusal);
-    if (kind === 'directory') {
-      // fs.rm removes links inside the tree as links; it never follows them.
-      if (recursive) await fsp.rm(checked.path, { recursive: true });
-      else await fsp.rmdir(checked.path);
-    } else {
-      await fsp.unlink(checked.path);
-    }
+    // A folder's contents are removed through descriptors of each folder; links inside are removed as links.
+    remove(scope.anchor, checked.path, kind, recursive === true);
     return ok({ path: checked.path, kind }, `Deleted ${kind} ${scope.relative(checked.path)}.`);
   },
 });

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { Minimatch } from 'minimatch';
 import * as z from 'zod';
-import { entryTypeOf, readDirectoryVerified, type EntryType } from '../files.js';
+import { ChangedError, entryTypeOf, openFolder, type EntryType, type Folder } from '../anchored.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';
 
@@ -51,9 +50,10 @@ interface Walk {
   truncated: boolean;
 }
 
-async function walk(directory: string, relative: string, state: Walk): Promise<TreeNode[]> {
+/** Each folder is opened through its parent's descriptor, never through a link. */
+function walk(folder: Folder, relative: string, state: Walk): TreeNode[] {
   const nodes: TreeNode[] = [];
-  for (const entry of await readDirectoryVerified(directory)) {
+  for (const entry of folder.list()) {
     const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
     if (state.excluded(childRelative)) continue;
     if (state.count >= MAX_TREE_ENTRIES) {
@@ -68,10 +68,19 @@ async function walk(directory: string, relative: string, state: Walk): Promise<T
       continue;
     }
     try {
-      nodes.push({ name: entry.name, type, children: await walk(path.join(directory, entry.name), childRelative, state) });
+      const child = folder.openFolder(entry.name);
+      try {
+        nodes.push({ name: entry.name, type, children: walk(child, childRelative, state) });
+      } finally {
+        child.close();
+      }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') continue; // removed during the walk
+      if (error instanceof ChangedError) {
+        nodes.push({ name: entry.name, type: 'symlink' }); // a link took the folder's place: listed, never followed
+        continue;
+      }
       if (code === 'EACCES' || code === 'EPERM') nodes.push({ name: entry.name, type, error: code });
       else throw error;
     }
@@ -113,7 +122,13 @@ export const directoryTree = defineTool({
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
     const state: Walk = { excluded: excluder(excludePatterns), count: 0, truncated: false };
-    const tree = await walk(checked.path, '', state);
+    const folder = openFolder(scope.anchor, checked.path);
+    let tree: TreeNode[];
+    try {
+      tree = walk(folder, '', state);
+    } finally {
+      folder.close();
+    }
     const lines: string[] = [];
     outline(tree, 0, lines);
     if (lines.length === 0) lines.push('The folder is empty (or everything in it was excluded).');

@@ -1,7 +1,6 @@
-import { lstatSync, type BigIntStats } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import * as z from 'zod';
-import { ChangedError, openVerified, writeAtomic } from '../files.js';
+import { ChangedError, readFile, writeFile } from '../anchored.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { MAX_TEXT_BYTES } from './readTextFile.js';
 
@@ -44,18 +43,6 @@ export function applyEdits(original: string, edits: readonly { readonly oldText:
   return text;
 }
 
-async function readWithStats(checkedPath: string): Promise<{ text: string; stats: BigIntStats }> {
-  const { handle, stats } = await openVerified(checkedPath);
-  try {
-    if (stats.size > BigInt(MAX_TEXT_BYTES)) {
-      throw Object.assign(new Error(`${checkedPath} is ${stats.size} bytes, more than the ${MAX_TEXT_BYTES} this tool edits`), { code: 'EFBIG' });
-    }
-    return { text: (await handle.readFile()).toString('utf8'), stats };
-  } finally {
-    await handle.close();
-  }
-}
-
 export const editFile = defineTool({
   name: 'edit_file',
   title: 'Edit a text file',
@@ -90,7 +77,8 @@ export const editFile = defineTool({
     // Followed: a link to a file inside the workspace edits that file; checked.path is the real file.
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const { text: original, stats } = await readWithStats(checked.path);
+    const { bytes, stats } = readFile(scope.anchor, checked.path, MAX_TEXT_BYTES);
+    const original = bytes.toString('utf8');
     const name = scope.relative(checked.path);
     const updated = applyEdits(original, edits, name);
     const diff = createTwoFilesPatch(name, name, original, updated, 'original', 'modified');
@@ -98,11 +86,10 @@ export const editFile = defineTool({
     if (dryRun || updated === original) {
       return ok({ path: checked.path, uri, diff, applied: false }, `${dryRun ? 'Dry run, nothing written' : 'The edits change nothing; nothing written'}.\n${diff}`);
     }
-    const refusal = await writeAtomic(checked.path, updated, () => {
+    const { refusal } = writeFile(scope.anchor, checked.path, updated, (now) => {
       const again = scope.recheck(checked, { followFinal: false });
       if (again) return again;
-      // Another writer since the read: renaming now would silently drop their change (sync: writeAtomic's recheck is).
-      const now = lstatSync(checked.path, { bigint: true, throwIfNoEntry: false });
+      // Another writer since the read: renaming now would silently drop their change.
       if (!now || now.ino !== stats.ino || now.dev !== stats.dev || now.size !== stats.size || now.mtimeNs !== stats.mtimeNs) {
         throw new ChangedError(checked.path, 'it was modified after it was read');
       }

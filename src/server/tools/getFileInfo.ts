@@ -1,8 +1,12 @@
-import { promises as fsp } from 'node:fs';
 import * as z from 'zod';
-import { entryTypeOf } from '../files.js';
+import { describe, entryTypeOf } from '../anchored.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { entryTypeSchema } from './entries.js';
+
+/** Milliseconds rounded, as Node's own Stats dates are. */
+function isoTime(nanoseconds: bigint): string {
+  return new Date(Math.round(Number(nanoseconds) / 1e6)).toISOString();
+}
 
 export const getFileInfo = defineTool({
   name: 'get_file_info',
@@ -30,20 +34,20 @@ export const getFileInfo = defineTool({
     const checked = scope.check(path, { followFinal: false });
     if (!checked.ok) return refused(checked);
     if (checked.trace.kind === 'missing') throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
-    const stats = await fsp.lstat(checked.path);
+    const { stats, linkTarget } = describe(scope.anchor, checked.path);
     const type = entryTypeOf(stats);
-    const linkTarget = type === 'symlink' ? await fsp.readlink(checked.path) : undefined;
     // A birth time of 0 is how Node reports a filesystem that does not keep one.
-    const created = stats.birthtimeMs > 0 ? stats.birthtime.toISOString() : null;
-    const permissions = (stats.mode & 0o7777).toString(8).padStart(3, '0');
+    const created = stats.birthtimeNs > 0n ? isoTime(stats.birthtimeNs) : null;
+    const permissions = (stats.mode & 0o7777n).toString(8).padStart(3, '0');
+    const size = Number(stats.size);
     const info = {
       path: checked.path,
       uri: scope.uriOf(checked.path),
       type,
-      size: stats.size,
+      size,
       created,
-      modified: stats.mtime.toISOString(),
-      accessed: stats.atime.toISOString(),
+      modified: isoTime(stats.mtimeNs),
+      accessed: isoTime(stats.atimeNs),
       permissions,
       ...(linkTarget !== undefined ? { linkTarget } : {}),
     };
@@ -51,7 +55,7 @@ export const getFileInfo = defineTool({
       `path: ${scope.relative(checked.path)}`,
       `type: ${type}`,
       ...(linkTarget !== undefined ? [`linkTarget: ${linkTarget}`] : []),
-      `size: ${stats.size}`,
+      `size: ${size}`,
       `created: ${created ?? 'not recorded'}`,
       `modified: ${info.modified}`,
       `accessed: ${info.accessed}`,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { entryTypeOf, readDirectoryVerified } from '../files.js';
+import { entryTypeOf, openFolder } from '../anchored.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { entryLabel, entrySchema, requireDirectory } from './entries.js';
 
@@ -22,7 +22,13 @@ export const listDirectory = defineTool({
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
-    const entries = (await readDirectoryVerified(checked.path)).map((entry) => ({ name: entry.name, type: entryTypeOf(entry) }));
+    const folder = openFolder(scope.anchor, checked.path);
+    let entries;
+    try {
+      entries = folder.list().map((entry) => ({ name: entry.name, type: entryTypeOf(entry) }));
+    } finally {
+      folder.close();
+    }
     const lines = entries.map((entry) => `${entryLabel(entry.type)} ${entry.name}`);
     return ok(
       { path: checked.path, uri: scope.uriOf(checked.path), entries },

@@ -1,6 +1,5 @@
-import { promises as fsp } from 'node:fs';
 import * as z from 'zod';
-import { compareNames, entryTypeOf, inVerifiedDirectory, type EntryType } from '../files.js';
+import { compareNames, entryTypeOf, openFolder, type EntryType } from '../anchored.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { entryLabel, entrySchema, requireDirectory } from './entries.js';
 
@@ -53,18 +52,17 @@ export const listDirectoryWithSizes = defineTool({
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
-    const entries = await inVerifiedDirectory(checked.path, async (dirents, child) => {
-      const sized: SizedEntry[] = [];
-      for (const dirent of dirents) {
-        // lstat through the verified folder: sizes are of what was listed, and a link is sized as itself.
-        const stats = await fsp.lstat(child(dirent.name)).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return undefined; // removed since the listing: no longer an entry
-          throw error;
-        });
-        if (stats) sized.push({ name: dirent.name, type: entryTypeOf(stats), size: stats.size });
+    const entries: SizedEntry[] = [];
+    const folder = openFolder(scope.anchor, checked.path);
+    try {
+      for (const name of folder.names()) {
+        // lstat through the anchored folder: sizes are of what was listed, and a link is sized as itself.
+        const stats = folder.lstat(name);
+        if (stats) entries.push({ name, type: entryTypeOf(stats), size: Number(stats.size) }); // else removed since the listing
       }
-      return sized;
-    });
+    } finally {
+      folder.close();
+    }
     if (sortBy === 'size') entries.sort((a, b) => b.size - a.size || compareNames(a.name, b.name));
     const files = entries.filter((entry) => entry.type === 'file');
     const totalFiles = files.length;

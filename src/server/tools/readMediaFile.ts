@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { readVerified } from '../files.js';
+import { readFile } from '../anchored.js';
 import { mimeTypeOf } from '../mime.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 
@@ -13,7 +13,7 @@ export const readMediaFile = defineTool({
   description:
     'Reads a file inside the workspace as base64 with its MIME type (from the file extension; application/octet-stream when unknown). ' +
     'Images come back as an image block, audio as an audio block, anything else as an embedded resource. ' +
-    `Files over ${MAX_MEDIA_BYTES / (1024 * 1024)} MiB are not read. The file is opened first and proven to be the checked file before a byte is read. ` +
+    `Files over ${MAX_MEDIA_BYTES / (1024 * 1024)} MiB are not read. The file is opened through the checked folders, never following a link swapped in since the check. ` +
     'A refused path comes back with its refusal code, stage and reason.',
   input: { path: pathField },
   output: z.object({
@@ -28,7 +28,7 @@ export const readMediaFile = defineTool({
   async run({ path }, scope) {
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const bytes = await readVerified(checked.path, MAX_MEDIA_BYTES);
+    const { bytes } = readFile(scope.anchor, checked.path, MAX_MEDIA_BYTES);
     const data = bytes.toString('base64');
     // The real path's extension: a link named x.png to a .bin file is a .bin file.
     const mimeType = mimeTypeOf(checked.path);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readVerified } from '../files.js';
+import { readFile } from '../anchored.js';
 import { defineTool, ok } from '../tool.js';
 import { MAX_TEXT_BYTES } from './readTextFile.js';
 
@@ -62,7 +62,7 @@ export const readMultipleFiles = defineTool({
         continue;
       }
       try {
-        const content = (await readVerified(checked.path, MAX_TEXT_BYTES)).toString('utf8');
+        const content = readFile(scope.anchor, checked.path, MAX_TEXT_BYTES).bytes.toString('utf8');
         files.push({ input, ok: true, path: checked.path, content });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

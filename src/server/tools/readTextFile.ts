@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readVerified } from '../files.js';
+import { readFile } from '../anchored.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 
 export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
@@ -17,7 +17,7 @@ export const readTextFile = defineTool({
   title: 'Read a text file',
   description:
     'Reads a file inside the workspace as UTF-8 text. `head` returns only the first N lines, `tail` only the last N. ' +
-    'The file is opened first and proven to be the checked file before a byte is read.',
+    'The file is opened through the checked folders, never following a link swapped in since the check.',
   input: {
     path: pathField,
     head: z.number().int().positive().optional().describe('Return only the first N lines.'),
@@ -34,7 +34,7 @@ export const readTextFile = defineTool({
     if (head !== undefined && tail !== undefined) throw new Error('give head or tail, not both');
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const text = (await readVerified(checked.path, MAX_TEXT_BYTES)).toString('utf8');
+    const text = readFile(scope.anchor, checked.path, MAX_TEXT_BYTES).bytes.toString('utf8');
     const content = selectLines(text, head, tail);
     return ok({ path: checked.path, uri: scope.uriOf(checked.path), content }, content);
   },

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { Minimatch } from 'minimatch';
 import * as z from 'zod';
-import { entryTypeOf, readDirectoryVerified, type EntryType } from '../files.js';
+import { ChangedError, entryTypeOf, openFolder, type EntryType, type Folder } from '../anchored.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { excludePatternsField, excluder } from './directoryTree.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';
@@ -69,8 +68,9 @@ export const searchFiles = defineTool({
     let visited = 0;
     let truncated = false;
 
-    const walk = async (directory: string, relative: string): Promise<void> => {
-      for (const entry of await readDirectoryVerified(directory)) {
+    // Each folder is opened through its parent's descriptor, never through a link.
+    const walk = (folder: Folder, relative: string): void => {
+      for (const entry of folder.list()) {
         const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
         if (excluded(childRelative)) continue;
         if (visited >= MAX_SEARCH_VISITS) {
@@ -78,22 +78,32 @@ export const searchFiles = defineTool({
           return;
         }
         visited += 1;
-        const full = path.join(directory, entry.name);
+        const full = folder.pathOf(entry.name);
         const type = entryTypeOf(entry);
         if (matches(childRelative, entry.name)) found.push({ path: full, type });
         // Links are never descended: their targets were not checked.
         if (type !== 'directory') continue;
         try {
-          await walk(full, childRelative);
+          const child = folder.openFolder(entry.name);
+          try {
+            walk(child, childRelative);
+          } finally {
+            child.close();
+          }
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
-          // A folder removed during the walk, or one this process may not read, is skipped, not fatal.
-          if (code !== 'ENOENT' && code !== 'EACCES' && code !== 'EPERM') throw error;
+          // A folder removed or replaced by a link during the walk, or one this process may not read, is skipped, not fatal.
+          if (!(error instanceof ChangedError) && code !== 'ENOENT' && code !== 'EACCES' && code !== 'EPERM') throw error;
         }
         if (truncated) return;
       }
     };
-    await walk(checked.path, '');
+    const root = openFolder(scope.anchor, checked.path);
+    try {
+      walk(root, '');
+    } finally {
+      root.close();
+    }
 
     // Relative to the workspace, so each line can be passed back as a path.
     const lines = found.map((match) => `${scope.relative(match.path)}${match.type === 'directory' ? '/' : ''}`);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { writeAtomic } from '../files.js';
+import { writeFile as writeAnchored } from '../anchored.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 
 export const writeFile = defineTool({
@@ -24,8 +24,7 @@ export const writeFile = defineTool({
   async run({ path, content }, scope) {
     const checked = scope.check(path, { followFinal: false });
     if (!checked.ok) return refused(checked);
-    const created = checked.trace.kind === 'missing';
-    const refusal = await writeAtomic(checked.path, content, () => scope.recheck(checked, { followFinal: false }));
+    const { created, refusal } = writeAnchored(scope.anchor, checked.path, content, () => scope.recheck(checked, { followFinal: false }));
     if (refusal) return refused(refusal);
     const bytes = Buffer.byteLength(content);
     return ok(

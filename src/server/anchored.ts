@@ -1,0 +1,633 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs, { constants, type BigIntStats, type Dirent } from 'node:fs';
+import nodePath from 'node:path';
+import { splitAbsolute, type Platform } from '../core/index.js';
+
+/**
+ * Anchored I/O: every filesystem call a tool makes after the core's verdict goes through here.
+ *
+ * On Linux each folder of a checked path is opened from the workspace root's descriptor down,
+ * with O_DIRECTORY|O_NOFOLLOW through its parent's descriptor, and every open, create, rename,
+ * link, unlink, mkdir, rmdir, lstat, readlink and readdir acts through the last folder's
+ * descriptor: `/proc/self/fd/N/name` resolves `name` inside the folder that N holds open,
+ * whatever its path has become, as openat(2) would (Go's os.Root and Rust's cap-std work this
+ * way). A folder swapped for a link after the check stops the walk, and nothing is done.
+ *
+ * Where Node cannot anchor (macOS, Windows, a Linux without /proc) the same calls go through
+ * path strings, each folder lstat-checked on the way down and files identity-checked after
+ * opening: that narrows the window between check and use but cannot close it; the tools
+ * re-check before a change, and the sandbox layer covers the rest.
+ */
+
+/** The file at a checked path is no longer the one that was checked: nothing was done. */
+export class ChangedError extends Error {
+  readonly code = 'ECHANGED';
+  constructor(readonly target: string, detail: string) {
+    super(`${target} changed while it was being checked (${detail}); nothing was done. Try again.`);
+  }
+}
+
+export type AnchorMode = 'descriptor' | 'path';
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
+// O_NONBLOCK: a FIFO swapped in cannot block the open; the fstat check then refuses it.
+const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+const FOLDER_FLAGS = constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW;
+
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  ENOENT: 'does not exist',
+  EEXIST: 'already exists',
+  ENOTDIR: 'is not a folder',
+  EISDIR: 'is a folder',
+  ENOTEMPTY: 'is a folder that is not empty',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'is on a read-only filesystem',
+  ENOSPC: 'no space left on the device',
+  EXDEV: 'is on another filesystem',
+  ENAMETOOLONG: 'name too long',
+  ELOOP: 'is a link, which is not followed here',
+  EBUSY: 'is in use (a mount point?)',
+};
+
+export function fsError(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * Runs one filesystem call and, when it fails, reports it under the path the agent knows rather
+ * than the descriptor path it went through.
+ */
+function attempt<T>(display: string, call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string' || error instanceof ChangedError) throw error;
+    const description = DESCRIPTIONS[code] ?? (error as Error).message.split(',')[0]!.replace(/^[A-Z]+:\s*/, '');
+    throw fsError(code, `${display} ${description}`);
+  }
+}
+
+/** Works for a Dirent and for lstat's Stats alike; a link is checked first so it is never taken for its target. */
+export function entryTypeOf(entry: { isSymbolicLink(): boolean; isDirectory(): boolean; isFile(): boolean }): EntryType {
+  if (entry.isSymbolicLink()) return 'symlink';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isFile()) return 'file';
+  return 'other';
+}
+
+/** Code-unit order: the same on every host and locale, so listings are stable. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function sameIdentity(a: { dev: bigint; ino: bigint }, b: { dev: bigint; ino: bigint }): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+function lstatOrUndefined(target: string): BigIntStats | undefined {
+  return fs.lstatSync(target, { bigint: true, throwIfNoEntry: false });
+}
+
+/** One open folder of a checked path. */
+export class Folder {
+  private closed = false;
+
+  constructor(
+    /** The folder's checked path, for messages and results: never used to act when there is a descriptor. */
+    readonly path: string,
+    private readonly fd: number | null,
+    private readonly owned: boolean,
+  ) {}
+
+  get anchored(): boolean {
+    return this.fd !== null;
+  }
+
+  /** Names `name` inside this folder: through the descriptor when there is one. */
+  child(name: string): string {
+    return this.fd !== null ? `/proc/self/fd/${this.fd}/${name}` : nodePath.join(this.path, name);
+  }
+
+  /** The checked path of an entry, for messages and results. */
+  pathOf(name: string): string {
+    return nodePath.join(this.path, name);
+  }
+
+  /** The folder itself, for readdir only: `/proc/self/fd/N` is itself a link, so never lstat it. */
+  private self(): string {
+    return this.fd !== null ? `/proc/self/fd/${this.fd}` : this.path;
+  }
+
+  stat(): BigIntStats {
+    return attempt(this.path, () => (this.fd !== null ? fs.fstatSync(this.fd, { bigint: true }) : fs.lstatSync(this.path, { bigint: true })));
+  }
+
+  /** The entries, sorted by name. */
+  list(): Dirent[] {
+    const entries = attempt(this.path, () => fs.readdirSync(this.self(), { withFileTypes: true }));
+    return entries.sort((a, b) => compareNames(a.name, b.name));
+  }
+
+  names(): string[] {
+    return attempt(this.path, () => fs.readdirSync(this.self())).sort(compareNames);
+  }
+
+  /** What is at `name`, never following a link there; undefined when nothing is. */
+  lstat(name: string): BigIntStats | undefined {
+    return attempt(this.pathOf(name), () => lstatOrUndefined(this.child(name)));
+  }
+
+  readlink(name: string): string {
+    return attempt(this.pathOf(name), () => fs.readlinkSync(this.child(name)));
+  }
+
+  /** Opens the folder `name` inside this one without following a link; a link there means the disk changed since the check. */
+  openFolder(name: string): Folder {
+    const display = this.pathOf(name);
+    if (this.fd === null) {
+      const stats = this.lstat(name);
+      if (stats === undefined) throw fsError('ENOENT', `${display} does not exist`);
+      if (stats.isSymbolicLink()) throw new ChangedError(display, 'a link is there now');
+      if (!stats.isDirectory()) throw fsError('ENOTDIR', `${display} is not a folder`);
+      return new Folder(display, null, true);
+    }
+    try {
+      return new Folder(display, fs.openSync(this.child(name), FOLDER_FLAGS), true);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Linux reports a link under O_NOFOLLOW|O_DIRECTORY as ENOTDIR or ELOOP: say which it was.
+      if ((code === 'ENOTDIR' || code === 'ELOOP') && this.lstat(name)?.isSymbolicLink()) throw new ChangedError(display, 'a link is there now');
+      return rethrow(display, error);
+    }
+  }
+
+  /**
+   * Opens the regular file `name` for reading without following a link, and proves the
+   * descriptor is a regular file before a byte is read. Without a folder descriptor, the file's
+   * identity before and after the open must also agree.
+   */
+  openFile(name: string): { fd: number; stats: BigIntStats } {
+    const display = this.pathOf(name);
+    const before = this.fd === null ? this.lstat(name) : undefined;
+    if (this.fd === null) {
+      if (before === undefined) throw fsError('ENOENT', `${display} does not exist`);
+      if (before.isSymbolicLink()) throw new ChangedError(display, 'a link is there now');
+      if (!before.isFile()) throw fsError(before.isDirectory() ? 'EISDIR' : 'EINVAL', `${display} is not a regular file`);
+    }
+    let fd: number;
+    try {
+      fd = fs.openSync(this.child(name), READ_FLAGS);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ChangedError(display, 'a link is there now');
+      return rethrow(display, error);
+    }
+    try {
+      const stats = fs.fstatSync(fd, { bigint: true });
+      if (stats.isDirectory()) throw fsError('EISDIR', `${display} is a folder, not a file`);
+      if (!stats.isFile()) throw fsError('EINVAL', `${display} is not a regular file`);
+      if (before !== undefined && !sameIdentity(stats, before)) throw new ChangedError(display, 'another file is there now');
+      return { fd, stats };
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
+    }
+  }
+
+  /** Closes the descriptor this folder owns; the root's stays open for the life of the anchor. */
+  close(): void {
+    if (this.owned) this.dispose();
+  }
+
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.fd !== null) fs.closeSync(this.fd);
+  }
+}
+
+function rethrow(display: string, error: unknown): never {
+  return attempt(display, () => {
+    throw error;
+  });
+}
+
+/** Whether `/proc/self/fd/N/name` can stand for openat(2) here: Linux with /proc mounted. */
+function descriptorPathsWork(platform: Platform): boolean {
+  return platform === 'linux' && fs.existsSync('/proc/self/fd');
+}
+
+/** Where a checked path is below the root: the names of its folder, and its own name (undefined for the root itself). */
+export interface Located {
+  readonly folder: readonly string[];
+  readonly name: string | undefined;
+}
+
+/** A workspace root held open for the life of the server; every walk starts here. */
+export class Anchor {
+  private constructor(
+    readonly rootPath: string,
+    readonly platform: Platform,
+    readonly mode: AnchorMode,
+    private readonly rootNames: number,
+    private readonly root: Folder,
+  ) {}
+
+  /**
+   * Opens and verifies a workspace root: a folder reached without a link at its last name, whose
+   * descriptor names exactly the real path the core resolved.
+   */
+  static open(rootPath: string, platform: Platform, mode: AnchorMode = descriptorPathsWork(platform) ? 'descriptor' : 'path'): Anchor {
+    const split = splitAbsolute(rootPath, platform);
+    if (split === null) throw new Error(`${rootPath} is not an absolute path`);
+    let root: Folder;
+    if (mode === 'descriptor') {
+      const fd = attempt(rootPath, () => fs.openSync(rootPath, FOLDER_FLAGS));
+      const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (opened !== rootPath) {
+        fs.closeSync(fd);
+        throw new ChangedError(rootPath, `the folder opened is ${opened}`);
+      }
+      root = new Folder(rootPath, fd, false);
+    } else {
+      const stats = attempt(rootPath, () => fs.lstatSync(rootPath));
+      if (!stats.isDirectory()) throw fsError('ENOTDIR', `${rootPath} is not a folder`);
+      root = new Folder(rootPath, null, false);
+    }
+    return new Anchor(rootPath, platform, mode, split.names.length, root);
+  }
+
+  /** The names of a checked path below the root. The core decided it is inside; this only splits it. */
+  namesOf(target: string): string[] {
+    const split = splitAbsolute(target, this.platform);
+    if (split === null || split.names.length < this.rootNames) throw new Error(`${target} is not below the workspace ${this.rootPath}`);
+    return split.names.slice(this.rootNames);
+  }
+
+  locate(target: string): Located {
+    const names = this.namesOf(target);
+    return { folder: names.slice(0, -1), name: names.at(-1) };
+  }
+
+  /** Opens the folder at `names` below the root, each through its parent without following a link. The caller closes it. */
+  folder(names: readonly string[]): Folder {
+    let current = this.root;
+    try {
+      for (const name of names) {
+        const next = current.openFolder(name);
+        current.close();
+        current = next;
+      }
+      return current;
+    } catch (error) {
+      current.close();
+      throw error;
+    }
+  }
+
+  with<T>(names: readonly string[], use: (folder: Folder) => T): T {
+    const folder = this.folder(names);
+    try {
+      return use(folder);
+    } finally {
+      folder.close();
+    }
+  }
+
+  /** Closes the root; for tests, which open many anchors in one process. */
+  close(): void {
+    this.root.dispose();
+  }
+}
+
+const anchors = new WeakMap<object, Anchor>();
+
+/** The anchor of a grant, opened on first use (the server opens every grant's at start-up). */
+export function anchorOf(grant: { readonly realPath: string }, platform: Platform): Anchor {
+  let anchor = anchors.get(grant);
+  if (anchor === undefined) {
+    anchor = Anchor.open(grant.realPath, platform);
+    anchors.set(grant, anchor);
+  }
+  return anchor;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Temporary files: one recognisable pattern, `.bi.<name hash>.<pid>.<random>.tmp`, short and of
+// fixed length whatever the target's name, so a 255-byte name can still be written.
+// ---------------------------------------------------------------------------------------------
+
+export const TEMPORARY_NAME = /^\.bi\.([0-9a-f]{8})\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+const inFlight = new Set<string>();
+
+function nameHash(name: string): string {
+  return createHash('sha256').update(name).digest('hex').slice(0, 8);
+}
+
+export function temporaryNameFor(name: string): string {
+  return `.bi.${nameHash(name)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temporary files of `name` that a killed writer left beside it; never one still being written. */
+function removeStaleTemporaries(folder: Folder, name: string): void {
+  const prefix = `.bi.${nameHash(name)}.`;
+  let names: string[];
+  try {
+    names = folder.names();
+  } catch {
+    return;
+  }
+  for (const entry of names) {
+    if (!entry.startsWith(prefix)) continue;
+    const match = TEMPORARY_NAME.exec(entry);
+    if (!match || inFlight.has(entry)) continue;
+    const pid = Number(match[2]);
+    if (pid !== process.pid && processAlive(pid)) continue;
+    try {
+      fs.unlinkSync(folder.child(entry));
+    } catch {
+      // another writer's cleanup got there first
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operations the tools perform. Each takes a checked path (the core's verdict) and acts on it
+// through anchored folders only.
+// ---------------------------------------------------------------------------------------------
+
+function readOpen(fd: number, size: bigint, maxBytes: number, display: string): Buffer {
+  if (size > BigInt(maxBytes)) throw fsError('EFBIG', `${display} is ${size} bytes, more than the ${maxBytes} this tool reads`);
+  // The file may grow after fstat: read at most one byte past the limit to notice.
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let buffer = Buffer.allocUnsafe(Math.min(Math.max(Number(size), 1), maxBytes) + 1);
+  for (;;) {
+    const read = fs.readSync(fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    chunks.push(buffer.subarray(0, read));
+    total += read;
+    if (total > maxBytes) throw fsError('EFBIG', `${display} is more than the ${maxBytes} bytes this tool reads`);
+    buffer = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+function fileName(located: Located, target: string): string {
+  if (located.name === undefined) throw fsError('EISDIR', `${target} is the workspace folder, not a file`);
+  return located.name;
+}
+
+/** Reads a checked regular file, at most `maxBytes`. */
+export function readFile(anchor: Anchor, target: string, maxBytes: number): { bytes: Buffer; stats: BigIntStats } {
+  const located = anchor.locate(target);
+  const name = fileName(located, target);
+  return anchor.with(located.folder, (folder) => {
+    const { fd, stats } = folder.openFile(name);
+    try {
+      return { bytes: readOpen(fd, stats.size, maxBytes, target), stats };
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+}
+
+
+/**
+ * Writes through a temporary file created exclusively in the anchored folder, then renamed over
+ * the target within it: the file holds the old content or the new, never a mix, and a link at the
+ * target is replaced rather than followed. Whatever fails, the temporary file is removed.
+ */
+/**
+ * `beforeReplace` runs immediately before the new file replaces the old, with what is at the name
+ * now: it may throw, or return a refusal; either way the write is abandoned.
+ */
+export function writeFile<R>(
+  anchor: Anchor,
+  target: string,
+  data: string | Uint8Array,
+  beforeReplace?: (current: BigIntStats | undefined) => R | undefined,
+): { created: boolean; refusal: R | undefined } {
+  const located = anchor.locate(target);
+  const name = fileName(located, target);
+  return anchor.with(located.folder, (folder) => {
+    const existing = folder.lstat(name);
+    if (existing?.isDirectory()) throw fsError('EISDIR', `${target} is a folder; write_file writes files`);
+    removeStaleTemporaries(folder, name);
+    const temporary = temporaryNameFor(name);
+    inFlight.add(temporary);
+    let placed = false;
+    try {
+      const fd = attempt(target, () => fs.openSync(folder.child(temporary), CREATE_FLAGS, existing?.isFile() ? 0o600 : 0o666));
+      try {
+        fs.writeFileSync(fd, data);
+        // Keep an existing file's permissions; a new one gets the usual 0666 less the umask.
+        if (existing?.isFile()) fs.fchmodSync(fd, Number(existing.mode & 0o7777n));
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      const refusal = beforeReplace?.(folder.lstat(name));
+      if (refusal !== undefined) return { created: false, refusal };
+      attempt(target, () => fs.renameSync(folder.child(temporary), folder.child(name)));
+      placed = true;
+      return { created: existing === undefined, refusal: undefined };
+    } finally {
+      if (!placed) {
+        try {
+          fs.unlinkSync(folder.child(temporary));
+        } catch {
+          // it was never created
+        }
+      }
+      inFlight.delete(temporary);
+    }
+  });
+}
+
+/** Makes a checked folder and any missing folders above it, each through its anchored parent. Returns whether the folder itself was made. */
+export function makeDirectories(anchor: Anchor, target: string): boolean {
+  const names = anchor.namesOf(target);
+  let folder = anchor.folder([]);
+  let created = false;
+  try {
+    for (const name of names) {
+      let next: Folder;
+      try {
+        next = folder.openFolder(name);
+        created = false;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        try {
+          attempt(folder.pathOf(name), () => fs.mkdirSync(folder.child(name)));
+          created = true;
+        } catch (mkdirError) {
+          // Made meanwhile by someone else: open whatever is there, which must be a folder.
+          if ((mkdirError as NodeJS.ErrnoException).code !== 'EEXIST') throw mkdirError;
+          created = false;
+        }
+        next = folder.openFolder(name);
+      }
+      folder.close();
+      folder = next;
+    }
+    return created;
+  } finally {
+    folder.close();
+  }
+}
+
+function removeTree(parent: Folder, name: string): void {
+  const folder = parent.openFolder(name);
+  try {
+    for (const entry of folder.list()) {
+      if (entry.isDirectory()) {
+        removeTree(folder, entry.name);
+        continue;
+      }
+      try {
+        attempt(folder.pathOf(entry.name), () => fs.unlinkSync(folder.child(entry.name)));
+      } catch (error) {
+        // Replaced by a folder since the listing: remove it as one.
+        if ((error as NodeJS.ErrnoException).code !== 'EISDIR' && (error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+        removeTree(folder, entry.name);
+      }
+    }
+  } finally {
+    folder.close();
+  }
+  attempt(parent.pathOf(name), () => fs.rmdirSync(parent.child(name)));
+}
+
+/**
+ * Deletes a checked entry. A link is removed itself; a folder's contents are removed through
+ * descriptors of each folder, never following a link. `expected` is what the check saw there: if
+ * something else is there now, nothing is done.
+ */
+export function remove(anchor: Anchor, target: string, expected: EntryType, recursive: boolean): void {
+  const located = anchor.locate(target);
+  if (located.name === undefined) throw new Error('the workspace folder itself is never deleted');
+  const name = located.name;
+  anchor.with(located.folder, (folder) => {
+    const stats = folder.lstat(name);
+    if (stats === undefined) throw fsError('ENOENT', `${target} does not exist`);
+    const kind = entryTypeOf(stats);
+    if (kind !== expected) throw new ChangedError(target, `a ${kind} is there now, where the check saw a ${expected}`);
+    if (kind !== 'directory') attempt(target, () => fs.unlinkSync(folder.child(name)));
+    else if (recursive) removeTree(folder, name);
+    else attempt(target, () => fs.rmdirSync(folder.child(name)));
+  });
+}
+
+/** link(2) cannot make this name here (another filesystem, no hard links, a protected file): rename instead. */
+const LINK_UNSUPPORTED = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+export function destinationExists(destination: string): NodeJS.ErrnoException {
+  return fsError('EEXIST', `${destination} already exists; move_file never overwrites. Delete it first (delete_path) or choose another name.`);
+}
+
+/**
+ * Moves a checked entry between two anchored folders. A file or link gets its new name with
+ * link(2), which never replaces anything, and loses the old one only once the new one is proven
+ * to be it. A folder is renamed after its destination is confirmed absent. Nothing is copied.
+ * `expected` is what the check saw at the source: if something else is there now, nothing is done.
+ */
+export function move(anchor: Anchor, source: string, destination: string, expected: EntryType): void {
+  const from = anchor.locate(source);
+  const to = anchor.locate(destination);
+  if (from.name === undefined) throw new Error('move_file never moves the workspace folder itself');
+  if (to.name === undefined) throw destinationExists(destination);
+  const fromName = from.name;
+  const toName = to.name;
+  anchor.with(from.folder, (sourceFolder) => {
+    let destinationFolder: Folder;
+    try {
+      destinationFolder = anchor.folder(to.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      throw fsError('ENOENT', `the destination's folder ${nodePath.dirname(destination)} does not exist; create it first with create_directory`);
+    }
+    try {
+      const stats = sourceFolder.lstat(fromName);
+      if (stats === undefined) throw fsError('ENOENT', `${source} does not exist`);
+      const kind = entryTypeOf(stats);
+      if (kind !== expected) throw new ChangedError(source, `a ${kind} is there now, where the check saw a ${expected}`);
+      if (destinationFolder.lstat(toName) !== undefined) throw destinationExists(destination);
+      // Linux links a symlink itself; macOS and the BSDs would link its target, which may lie outside.
+      const useLink = kind === 'file' || (kind === 'symlink' && anchor.platform === 'linux');
+      if (useLink) {
+        try {
+          fs.linkSync(sourceFolder.child(fromName), destinationFolder.child(toName));
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code ?? '';
+          if (code === 'EEXIST') throw destinationExists(destination);
+          if (!LINK_UNSUPPORTED.has(code)) rethrow(destination, error);
+          return renameIfAbsent(sourceFolder, fromName, destinationFolder, toName, destination);
+        }
+        // The new name must be the checked entry, and the old one still it, before the old one goes.
+        // The type is compared too, as a freed inode number is soon reused.
+        const made = destinationFolder.lstat(toName);
+        const still = sourceFolder.lstat(fromName);
+        if (made === undefined || !sameIdentity(made, stats) || entryTypeOf(made) !== kind || still === undefined || !sameIdentity(still, stats)) {
+          if (made !== undefined && sameIdentity(made, stats)) fs.unlinkSync(destinationFolder.child(toName));
+          throw new ChangedError(source, 'another entry was there when it was moved');
+        }
+        try {
+          attempt(source, () => fs.unlinkSync(sourceFolder.child(fromName)));
+        } catch (error) {
+          // Leave things as they were: one name, the original.
+          try {
+            fs.unlinkSync(destinationFolder.child(toName));
+          } catch {
+            // already gone
+          }
+          throw error;
+        }
+        return;
+      }
+      renameIfAbsent(sourceFolder, fromName, destinationFolder, toName, destination);
+    } finally {
+      destinationFolder.close();
+    }
+  });
+}
+
+/**
+ * rename(2) replaces what is at the destination, so absence is confirmed first. Only an empty
+ * folder made at the destination in the instant between can be replaced: a file or a link there
+ * makes a folder's rename fail.
+ */
+function renameIfAbsent(sourceFolder: Folder, fromName: string, destinationFolder: Folder, toName: string, destination: string): void {
+  if (destinationFolder.lstat(toName) !== undefined) throw destinationExists(destination);
+  attempt(destination, () => fs.renameSync(sourceFolder.child(fromName), destinationFolder.child(toName)));
+}
+
+/** What is at a checked path, never following a link at its last name, with a link's target text. */
+export function describe(anchor: Anchor, target: string): { stats: BigIntStats; linkTarget: string | undefined } {
+  const located = anchor.locate(target);
+  if (located.name === undefined) return anchor.with([], (folder) => ({ stats: folder.stat(), linkTarget: undefined }));
+  const name = located.name;
+  return anchor.with(located.folder, (folder) => {
+    const stats = folder.lstat(name);
+    if (stats === undefined) throw fsError('ENOENT', `${target} does not exist`);
+    return { stats, linkTarget: stats.isSymbolicLink() ? folder.readlink(name) : undefined };
+  });
+}
+
+/** Opens a checked folder for listing; the caller closes it. */
+export function openFolder(anchor: Anchor, target: string): Folder {
+  return anchor.folder(anchor.namesOf(target));
+}

@@ -1,0 +1,274 @@
+// Anchored I/O attacked directly: a folder of a checked path is swapped for a link to an outside
+// folder before the operation starts, and (through the hooks that run just before a change) in
+// the middle of it. Whatever the timing, nothing outside may be read, described, listed, created,
+// changed or deleted, and no temporary file may be left behind. Both modes run on Linux: the
+// descriptor mode the server uses here, and the path mode of hosts where Node cannot anchor.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  Anchor,
+  ChangedError,
+  describe as describeEntry,
+  makeDirectories,
+  move,
+  openFolder,
+  readFile,
+  remove,
+  TEMPORARY_NAME,
+  temporaryNameFor,
+  writeFile,
+  type AnchorMode,
+} from '../../src/server/anchored.js';
+
+const MODES: readonly AnchorMode[] = process.platform === 'linux' ? ['descriptor', 'path'] : ['path'];
+
+/** Every entry below `dir` with its type and content (or link target): what "unchanged" means. */
+function snapshot(dir: string): Map<string, string> {
+  const result = new Map<string, string>();
+  const visit = (folder: string) => {
+    for (const name of fs.readdirSync(folder).sort()) {
+      const full = path.join(folder, name);
+      const stats = fs.lstatSync(full);
+      const key = path.relative(dir, full);
+      if (stats.isSymbolicLink()) result.set(key, `link:${fs.readlinkSync(full)}`);
+      else if (stats.isDirectory()) {
+        result.set(key, 'dir');
+        visit(full);
+      } else result.set(key, `file:${fs.readFileSync(full, 'utf8')}:${stats.mtimeMs}`);
+    }
+  };
+  visit(dir);
+  return result;
+}
+
+function temporaries(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) visit(path.join(folder, entry.name));
+      else if (TEMPORARY_NAME.test(entry.name) || entry.name.endsWith('.tmp')) found.push(path.join(folder, entry.name));
+    }
+  };
+  visit(dir);
+  return found;
+}
+
+interface Fixture {
+  readonly base: string;
+  readonly ws: string;
+  readonly outside: string;
+  /** Puts a link to the outside folder where the workspace's `d` was, keeping the real folder as `d-real`. */
+  swap(): void;
+}
+
+function fixture(): Fixture {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-anchored-')));
+  const ws = path.join(base, 'ws');
+  const outside = path.join(base, 'outside');
+  for (const root of [ws, outside]) {
+    const marker = root === outside ? 'OUTSIDE' : 'inside';
+    fs.mkdirSync(path.join(root, 'd', 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'd', 'f.txt'), `${marker} f`);
+    fs.writeFileSync(path.join(root, 'd', 'sub', 'g.txt'), `${marker} g`);
+  }
+  fs.writeFileSync(path.join(outside, 'd', 'outside-only.txt'), 'OUTSIDE only');
+  return {
+    base,
+    ws,
+    outside,
+    swap() {
+      fs.renameSync(path.join(ws, 'd'), path.join(ws, 'd-real'));
+      fs.symlinkSync(path.join(outside, 'd'), path.join(ws, 'd'));
+    },
+  };
+}
+
+for (const mode of MODES) {
+  describe(`anchored I/O (${mode} mode): a folder swapped for a link before the operation`, () => {
+    let fx: Fixture;
+    let anchor: Anchor;
+    let outsideBefore: Map<string, string>;
+
+    before(() => {
+      fx = fixture();
+      anchor = Anchor.open(fx.ws, 'linux', mode);
+    });
+    after(() => {
+      anchor.close();
+      fs.rmSync(fx.base, { recursive: true, force: true });
+    });
+
+    // Each row is checked against d/... before the swap by the caller (the core); it acts after it.
+    const attacks: readonly [string, (ws: string) => unknown][] = [
+      ['read through the swapped folder', (ws) => readFile(anchor, path.join(ws, 'd', 'f.txt'), 1024)],
+      ['describe through it', (ws) => describeEntry(anchor, path.join(ws, 'd', 'f.txt'))],
+      ['list it', (ws) => openFolder(anchor, path.join(ws, 'd')).list()],
+      ['list a folder below it', (ws) => openFolder(anchor, path.join(ws, 'd', 'sub')).list()],
+      ['write through it', (ws) => writeFile(anchor, path.join(ws, 'd', 'new.txt'), 'x')],
+      ['replace a file through it', (ws) => writeFile(anchor, path.join(ws, 'd', 'f.txt'), 'x')],
+      ['create a folder through it', (ws) => makeDirectories(anchor, path.join(ws, 'd', 'made', 'deeper'))],
+      ['delete a file through it', (ws) => remove(anchor, path.join(ws, 'd', 'f.txt'), 'file', false)],
+      ['delete a folder recursively through it', (ws) => remove(anchor, path.join(ws, 'd', 'sub'), 'directory', true)],
+      ['delete the swapped folder itself, recursively', (ws) => remove(anchor, path.join(ws, 'd'), 'directory', true)],
+      ['move a file out of it', (ws) => move(anchor, path.join(ws, 'd', 'f.txt'), path.join(ws, 'moved.txt'), 'file')],
+      ['move a file into it', (ws) => move(anchor, path.join(ws, 'top.txt'), path.join(ws, 'd', 'moved-in.txt'), 'file')],
+    ];
+
+    test('every operation is refused as changed, and nothing outside is touched', () => {
+      fs.writeFileSync(path.join(fx.ws, 'top.txt'), 'top');
+      fx.swap();
+      outsideBefore = snapshot(fx.outside);
+      for (const [name, attack] of attacks) {
+        assert.throws(() => attack(fx.ws), (error: unknown) => error instanceof ChangedError, `${name}: refused as changed`);
+      }
+      assert.deepEqual(snapshot(fx.outside), outsideBefore, 'the outside folder is exactly as it was');
+      assert.deepEqual(temporaries(fx.base), [], 'no temporary file anywhere');
+      assert.ok(fs.existsSync(path.join(fx.ws, 'top.txt')), 'the source of the refused move is still there');
+    });
+  });
+
+  describe(`anchored I/O (${mode} mode): a folder swapped in the instant before the change`, () => {
+    let fx: Fixture;
+    let anchor: Anchor;
+
+    before(() => {
+      fx = fixture();
+      anchor = Anchor.open(fx.ws, 'linux', mode);
+    });
+    after(() => {
+      anchor.close();
+      fs.rmSync(fx.base, { recursive: true, force: true });
+    });
+
+    test('a write whose folder is swapped just before the rename never lands outside', () => {
+      const outsideBefore = snapshot(fx.outside);
+      let outcome: { created: boolean } | undefined;
+      let failure: unknown;
+      try {
+        outcome = writeFile(anchor, path.join(fx.ws, 'd', 'f.txt'), 'new content', () => {
+          fx.swap();
+          return undefined;
+        });
+      } catch (error) {
+        failure = error;
+      }
+      assert.deepEqual(snapshot(fx.outside), outsideBefore, 'the outside folder is exactly as it was');
+      if (mode === 'descriptor') {
+        assert.deepEqual(temporaries(fx.base), [], 'no temporary file anywhere');
+        // The descriptor still holds the real folder, wherever its name went: the write lands there.
+        assert.equal(failure, undefined, `the anchored write went through: ${String(failure)}`);
+        assert.equal(outcome?.created, false);
+        assert.equal(fs.readFileSync(path.join(fx.ws, 'd-real', 'f.txt'), 'utf8'), 'new content');
+      } else {
+        assert.ok(failure !== undefined, 'without a descriptor the rename through the swapped path fails');
+        assert.equal(fs.readFileSync(path.join(fx.ws, 'd-real', 'f.txt'), 'utf8'), 'inside f');
+        // Its folder moved away, so the temporary file could not be removed by path; it stays inside,
+        // and the next write of that file, once the folder is back, sweeps it.
+        assert.deepEqual(temporaries(fx.outside), [], 'nothing left outside');
+        fs.unlinkSync(path.join(fx.ws, 'd'));
+        fs.renameSync(path.join(fx.ws, 'd-real'), path.join(fx.ws, 'd'));
+        writeFile(anchor, path.join(fx.ws, 'd', 'f.txt'), 'again');
+        assert.deepEqual(temporaries(fx.base), [], 'the next write swept it');
+      }
+    });
+  });
+}
+
+describe('temporary files: one short pattern, never left behind', () => {
+  let base: string;
+  let anchor: Anchor;
+
+  before(() => {
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-temporary-')));
+    anchor = Anchor.open(base, process.platform === 'linux' ? 'linux' : 'darwin');
+  });
+  after(() => {
+    anchor.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  test('the temporary name has a fixed, short length whatever the target name, and matches the pattern', () => {
+    const short = temporaryNameFor('a');
+    const long = temporaryNameFor('x'.repeat(255));
+    assert.match(short, TEMPORARY_NAME);
+    assert.match(long, TEMPORARY_NAME);
+    assert.ok(long.length <= 40, `${long} is ${long.length} characters`);
+  });
+
+  test('a file whose name is 255 bytes long can be written', () => {
+    const name = `${'é'.repeat(126)}abc`; // 126 * 2 + 3 = 255 bytes in UTF-8
+    assert.equal(Buffer.byteLength(name), 255);
+    const result = writeFile(anchor, path.join(base, name), 'long name');
+    assert.equal(result.created, true);
+    assert.equal(fs.readFileSync(path.join(base, name), 'utf8'), 'long name');
+  });
+
+  test('a write abandoned just before the rename (an exception, or a refusal) removes its temporary file', () => {
+    fs.writeFileSync(path.join(base, 'kept.txt'), 'old');
+    assert.throws(() =>
+      writeFile(anchor, path.join(base, 'kept.txt'), 'new', () => {
+        throw new Error('changed meanwhile');
+      }),
+    );
+    const refused = writeFile(anchor, path.join(base, 'kept.txt'), 'new', () => 'refused');
+    assert.equal(refused.refusal, 'refused');
+    assert.equal(fs.readFileSync(path.join(base, 'kept.txt'), 'utf8'), 'old');
+    assert.deepEqual(temporaries(base), []);
+  });
+
+  test('a write over a folder fails, and leaves nothing', () => {
+    fs.mkdirSync(path.join(base, 'a-folder'));
+    assert.throws(() => writeFile(anchor, path.join(base, 'a-folder'), 'x'), { code: 'EISDIR' });
+    assert.deepEqual(temporaries(base), []);
+  });
+
+  test('a stale temporary file of a dead writer is removed by the next write of the same file; a live writer\'s and another file\'s are kept', () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(dead.stdout);
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const stale = temporaryNameFor('target.txt').replace(`.${process.pid}.`, `.${deadPid}.`);
+      const busy = temporaryNameFor('target.txt').replace(`.${process.pid}.`, `.${live.pid}.`);
+      const other = temporaryNameFor('other.txt').replace(`.${process.pid}.`, `.${deadPid}.`);
+      for (const name of [stale, busy, other]) fs.writeFileSync(path.join(base, name), 'partial');
+      writeFile(anchor, path.join(base, 'target.txt'), 'complete');
+      assert.equal(fs.existsSync(path.join(base, stale)), false, 'the dead writer\'s temporary file is gone');
+      assert.equal(fs.existsSync(path.join(base, busy)), true, 'a live writer\'s temporary file is kept');
+      assert.equal(fs.existsSync(path.join(base, other)), true, 'another file\'s temporary file is kept');
+      for (const name of [busy, other]) fs.unlinkSync(path.join(base, name));
+    } finally {
+      live.kill('SIGKILL');
+    }
+  });
+
+  test('kill -9 during large writes: the file always holds the old or the new content, never a mix, and the next write sweeps what was left', async () => {
+    const target = path.join(base, 'big.bin');
+    const size = 8 * 1024 * 1024;
+    fs.writeFileSync(target, Buffer.alloc(size, 'a'));
+    const writer = `
+      const { Anchor, writeFile } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'server', 'anchored.ts'))});
+      const anchor = Anchor.open(${JSON.stringify(base)}, ${JSON.stringify(process.platform === 'linux' ? 'linux' : 'darwin')});
+      let letter = 0;
+      for (;;) writeFile(anchor, ${JSON.stringify(target)}, Buffer.alloc(${size}, 'bc'[letter++ % 2]));
+    `;
+    let killedMidWrite = 0;
+    for (let round = 0; round < 12; round += 1) {
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', writer], { stdio: 'ignore' });
+      await new Promise((resolve) => setTimeout(resolve, 400 + round * 37));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const content = fs.readFileSync(target);
+      assert.equal(content.length, size, 'the file keeps its full size');
+      const first = content[0]!;
+      assert.ok(content.every((byte) => byte === first), `round ${round}: the file is one write's content, not a mix`);
+      if (temporaries(base).length > 0) killedMidWrite += 1;
+    }
+    writeFile(anchor, target, 'done');
+    assert.deepEqual(temporaries(base), [], 'the next write removed every stale temporary file of this target');
+    assert.ok(killedMidWrite >= 1, 'at least one writer was killed in the middle of a write, so the sweep was exercised');
+  });
+});
