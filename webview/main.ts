@@ -9,6 +9,7 @@ import {
   type PanelState,
   type Platform,
   type Policy,
+  type ProtectionLayer,
   type RefusalEntry,
   type RootChoice,
   type Trace,
@@ -58,6 +59,7 @@ const ui = {
   logPath: byId('bi-log-path', HTMLElement),
   refusals: byId('bi-refusals', HTMLOListElement),
   refusalsTitle: byId('bi-refusals-title', HTMLElement),
+  layers: byId('bi-layers', HTMLUListElement),
 };
 
 let roots: readonly RootChoice[] = [];
@@ -262,8 +264,24 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
     ui.grantNote.hidden = false;
   }
   ui.logPath.textContent = message.logPath === null ? "The server's refusal log is not available" : `Refusal log: ${message.logPath}`;
+  showLayers(message.layers);
   saveState();
   traceNow();
+}
+
+function showLayers(layers: readonly ProtectionLayer[]): void {
+  ui.layers.replaceChildren(
+    ...layers.map((layer) => {
+      const item = document.createElement('li');
+      item.className = layer.active ? 'layer layer-active' : 'layer layer-inactive';
+      const name = document.createElement('strong');
+      name.textContent = `${layer.name}: ${layer.active ? 'active' : 'not active'}`;
+      const detail = document.createElement('span');
+      detail.textContent = layer.detail;
+      item.append(name, detail);
+      return item;
+    }),
+  );
 }
 
 function onInspect(input: string, root: string | null): void {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { trace, type Policy, type Trace } from '../core/index.js';
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
 import { assertNever, type ExtensionMessage, type PanelState, type RootChoice, type WebviewMessage } from '../shared/messages.js';
+import { hostProtection } from './protection.js';
 import { RefusalFeed } from './refusalFeed.js';
 
 export const VIEW_TYPE = 'boundaryInspector.inspector';
@@ -103,6 +104,7 @@ export class InspectorPanel {
       settings: this.context.settings(),
       grantNote: this.context.grantNote(),
       logPath: this.context.logPath,
+      layers: hostProtection(),
       state,
     };
   }
@@ -199,6 +201,10 @@ export class InspectorPanel {
     <h2 id="bi-refusals-title">Recent refusals</h2>
     <p id="bi-log-path" class="log-path"></p>
     <ol id="bi-refusals"></ol>
+  </section>
+  <section class="layers" aria-labelledby="bi-layers-title">
+    <h2 id="bi-layers-title">Protection on this host</h2>
+    <ul id="bi-layers"></ul>
   </section>
 </main>
 <script nonce="${nonce}" src="${escapeAttribute(asset('main.js'))}"></script>

@@ -5,7 +5,19 @@ import { hostPlatform, nodeFileSystem } from '../host/node.js';
 import { buildGrants } from './grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError } from './options.js';
 import { RefusalLog } from './refusalLog.js';
-import { bubblewrapArgs, bubblewrapWorks, findOnPath, SANDBOX_ENV, sandboxInside, type SandboxState } from './sandbox.js';
+import {
+  findOnPath,
+  probeSandbox,
+  SANDBOX_ENV,
+  SANDBOX_EXEC,
+  sandboxInside,
+  sandboxLaunch,
+  sandboxMechanism,
+  WINDOWS_SANDBOX_DETAIL,
+  type SandboxConfig,
+  type SandboxMechanism,
+  type SandboxState,
+} from './sandbox.js';
 import type { ServerState } from './tool.js';
 
 const log = (message: string) => process.stderr.write(`boundary-inspector: ${message}\n`);
@@ -18,14 +30,43 @@ function isDirectory(target: string): boolean {
   }
 }
 
-/** Re-runs this same command inside bubblewrap; the parent only waits and passes the exit status on. */
-function relaunchInside(bwrap: string, writable: readonly string[]): void {
-  const child = spawn(bwrap, [...bubblewrapArgs(writable), '--', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, [SANDBOX_ENV]: 'bubblewrap' },
-  });
+function realPathOf(target: string): string {
+  try {
+    return fs.realpathSync(target);
+  } catch {
+    return target;
+  }
+}
+
+/** Re-runs this same command inside the sandbox; the parent only waits and passes the exit status on. */
+function relaunchInside(launch: { command: string; args: string[] }, mechanism: SandboxMechanism): void {
+  // The whole environment goes through: VS Code's binary runs as node only under ELECTRON_RUN_AS_NODE.
+  const child = spawn(launch.command, launch.args, { stdio: 'inherit', env: { ...process.env, [SANDBOX_ENV]: mechanism } });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('error', (error) => {
+    log(`could not start inside ${mechanism}: ${error.message}`);
+    process.exit(1);
+  });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+/** Relaunches inside this platform's sandbox when it works here; otherwise says why there is none. */
+function sandboxOrWhyNot(config: SandboxConfig, script: string): 'relaunched' | SandboxState {
+  const mechanism = sandboxMechanism(config.platform);
+  if (mechanism === undefined) return { active: false, mechanism: null, detail: WINDOWS_SANDBOX_DETAIL };
+  if (mechanism === 'bubblewrap') {
+    const bwrap = findOnPath('bwrap', process.env);
+    if (bwrap === undefined) return { active: false, mechanism: null, detail: 'bubblewrap (bwrap) is not installed; install it to confine what the server can see and write' };
+    config = { ...config, bwrap };
+  }
+  if (mechanism === 'sandbox-exec' && !fs.existsSync(SANDBOX_EXEC)) return { active: false, mechanism: null, detail: `${SANDBOX_EXEC} is missing` };
+  const why = probeSandbox(config, process.env);
+  if (why !== undefined) {
+    const what = mechanism === 'bubblewrap' ? 'bubblewrap could not start the server\'s sandbox here' : 'sandbox-exec could not start the runtime under the server\'s profile';
+    return { active: false, mechanism: null, detail: `${what} (${why})` };
+  }
+  relaunchInside(sandboxLaunch(config, config.runtime, [...process.execArgv, script, ...process.argv.slice(2)]), mechanism);
+  return 'relaunched';
 }
 
 /**
@@ -53,33 +94,33 @@ export function runServer(args: readonly string[]): number | 'serving' {
     return 2;
   }
   const refusalLog = options.refusalLog === undefined ? undefined : path.resolve(options.refusalLog);
-  const writable = grants.filter((grant) => grant.rights === 'read-write').map((grant) => grant.realPath);
   if (refusalLog) {
     try {
       fs.mkdirSync(path.dirname(refusalLog), { recursive: true });
-      writable.push(fs.realpathSync(path.dirname(refusalLog)));
     } catch (error) {
       log(`--refusal-log ${refusalLog}: its folder cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
       return 2;
     }
   }
 
-  let sandbox: SandboxState = sandboxInside(process.env, writable) ?? { active: false, mechanism: null, detail: 'turned off (--sandbox off)' };
+  // By its real path: the sandbox shows the bundle's real folder, not a link to it.
+  const script = realPathOf(process.argv[1] ?? '');
+  const sandboxConfig: SandboxConfig = {
+    platform,
+    workspaces: grants.map((grant) => ({ path: grant.path, realPath: grant.realPath, rights: grant.rights })),
+    refusalLog,
+    runtime: process.execPath,
+    script,
+  };
+  let sandbox: SandboxState = sandboxInside(process.env, sandboxConfig) ?? {
+    active: false,
+    mechanism: null,
+    detail: platform === 'win32' ? WINDOWS_SANDBOX_DETAIL : 'turned off (--sandbox off)',
+  };
   if (!sandbox.active && options.sandbox === 'auto') {
-    if (platform !== 'linux') {
-      sandbox = { active: false, mechanism: null, detail: `no sandbox is used on ${platform}` };
-    } else {
-      const bwrap = findOnPath('bwrap', process.env);
-      if (bwrap && bubblewrapWorks(bwrap)) {
-        relaunchInside(bwrap, writable);
-        return 'serving';
-      }
-      sandbox = {
-        active: false,
-        mechanism: null,
-        detail: bwrap ? 'bubblewrap cannot create namespaces on this machine' : 'bubblewrap (bwrap) is not installed; install it to confine writes to the workspaces',
-      };
-    }
+    const outcome = sandboxOrWhyNot(sandboxConfig, script);
+    if (outcome === 'relaunched') return 'serving';
+    sandbox = outcome;
   }
 
   const state: ServerState = {

@@ -28,7 +28,8 @@ Options:
   --allow-unc                   accept UNC shares on win32 (default: refused)
   --case auto|sensitive|insensitive   how names are compared (default: auto)
   --symlinks contain|refuse     links below a workspace (default: contain)
-  --sandbox auto|off            run inside bubblewrap where it works (default: auto)
+  --sandbox auto|off            run inside bubblewrap (Linux) or sandbox-exec (macOS) where it works,
+                                seeing only the workspaces; Windows has none (default: auto)
   -h, --help                    show this help
 
 Exit status: 2 when the arguments or a workspace are refused at start-up.

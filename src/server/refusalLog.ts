@@ -52,12 +52,34 @@ export class RefusalLog {
       try {
         await fsp.mkdir(path.dirname(file), { recursive: true });
         const size = await fsp.stat(file).then((stats) => stats.size, () => 0);
-        if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) await fsp.rename(file, `${file}.1`);
+        // A failed rotation is reported, and the newest line is still written.
+        if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) await this.rotate(file).catch((error: Error) => this.onError(error));
         await fsp.appendFile(file, line, { mode: 0o600 });
       } catch (error) {
         this.onError(error as Error);
       }
     });
     return this.queue;
+  }
+
+  /**
+   * Moves the log to `<file>.1`. Inside the sandbox both are bind-mounted files, which cannot be
+   * renamed (EBUSY, EXDEV, or EROFS in the read-only folder around them): their bytes are copied
+   * over `<file>.1` and the log is emptied instead. Should the copy fail, the log is still
+   * emptied (and the failure reported): it must stay bounded.
+   */
+  private async rotate(file: string): Promise<void> {
+    try {
+      await fsp.rename(file, `${file}.1`);
+      return;
+    } catch {
+      // copied below
+    }
+    try {
+      await fsp.writeFile(`${file}.1`, await fsp.readFile(file), { mode: 0o600 });
+    } catch (error) {
+      this.onError(error as Error);
+    }
+    await fsp.truncate(file, 0);
   }
 }

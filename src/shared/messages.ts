@@ -4,8 +4,9 @@
  * exhaustiveness check. Only types cross: the webview never runs the pipeline itself.
  */
 import type { Platform, Policy, Trace } from '../core/types.js';
+import type { ProtectionLayer } from './layers.js';
 
-export type { Platform, Policy, Trace };
+export type { Platform, Policy, ProtectionLayer, Trace };
 
 /** A root the picker offers: a workspace folder as VS Code spells its URI. */
 export interface RootChoice {
@@ -58,6 +59,8 @@ export type ExtensionMessage =
       /** Why nothing is granted to the agent, when nothing is (an untrusted workspace); null otherwise. */
       readonly grantNote: string | null;
       readonly logPath: string | null;
+      /** What protects the boundary on this host: authorization, containment, anchored I/O, sandbox. */
+      readonly layers: readonly ProtectionLayer[];
       /** State to restore, or a starting input from a command. */
       readonly state: PanelState | null;
     }

@@ -34,6 +34,7 @@ interface PanelSnapshot {
   readonly rows: Readonly<Record<string, { readonly status: string | null; readonly input: string; readonly output: string }>>;
   readonly refusals: readonly string[];
   readonly rootOptions: readonly { readonly value: string; readonly text: string }[];
+  readonly layers: readonly string[];
 }
 
 /**
@@ -62,6 +63,7 @@ const SNAPSHOT = `(() => {
     rows,
     refusals: Array.from(document.querySelectorAll('#bi-refusals li')).map((li) => (li.textContent ?? '').replace(/\\s+/g, ' ').trim()),
     rootOptions: Array.from(document.querySelectorAll('#bi-root option')).map((option) => ({ value: option.value, text: option.textContent ?? '' })),
+    layers: Array.from(document.querySelectorAll('#bi-layers li strong')).map((strong) => (strong.textContent ?? '').trim()),
   };
 })()`;
 
@@ -156,6 +158,15 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     const index = state.refusals.findIndex(isOurs);
     await frame.click(`#bi-refusals li:nth-child(${index + 1}) button`);
     await waitForPanel(frame, 'clicking the refusal did not load its trace', decidingOutside(evilUri));
+  });
+
+  await check('the panel names the protection layers active on this host, anchored I/O among them on Linux', async (frame) => {
+    const state = await waitForPanel(frame, 'no protection layers listed in #bi-layers', (state) => state.layers.length === 4);
+    const names = state.layers.map((text) => text.split(':')[0]);
+    if (names.join(',') !== 'authorization,containment,anchored I/O,sandbox') throw new Error(`the layers listed are ${JSON.stringify(state.layers)}`);
+    const anchored = state.layers[2]!;
+    const expected = process.platform === 'linux' ? 'anchored I/O: active' : 'anchored I/O: not active';
+    if (anchored !== expected) throw new Error(`the anchored I/O layer reads ${JSON.stringify(anchored)}, not ${JSON.stringify(expected)}`);
   });
 
   await check('a sibling-prefix URI (notes-evil/secret.md) is outside, decided at containment', async (frame) => {

@@ -1,12 +1,11 @@
 // The server as an MCP peer: what tools/list promises, the legacy roots adapter in both eras
 // (MRTR input_required on 2026-07-28, never a live server-to-client request on 2025-11-25), stdout
-// carrying JSON-RPC only, start-up errors, and the operating-system sandbox (bubblewrap).
+// carrying JSON-RPC only, and start-up errors. The operating-system sandbox is in sandbox.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { bubblewrapArgs, findOnPath } from '../../src/server/sandbox.js';
 import {
   CLIENT_KINDS,
   assertJsonRpc,
@@ -19,7 +18,6 @@ import {
   removeDir,
   repoRoot,
   runServerToExit,
-  serverPath,
   serverToClientRequests,
   textOf,
   writeTree,
@@ -408,86 +406,5 @@ describe('start-up: a refused, missing or absent workspace is exit 2 with the re
     assert.doesNotMatch(result.stderr, /^\s+at /m, `an uncaught exception with a stack trace:\n${result.stderr}`);
     assert.equal(result.status, 2, `exit status ${result.status}; stderr:\n${result.stderr}`);
     assert.match(result.stderr, /refusal.log|refusals\.jsonl/i);
-  });
-});
-
-// ------------------------------------------------------------------------------------------------
-// The operating-system sandbox (bubblewrap)
-// ------------------------------------------------------------------------------------------------
-
-describe('the sandbox (default --sandbox auto, bubblewrap)', () => {
-  let base: string;
-  let ws: string;
-  let W: string;
-
-  before(() => {
-    base = makeTempDir();
-    ws = path.join(base, 'ws');
-    writeTree(base, { 'ws/a.txt': 'a' });
-    W = fileUri(ws);
-  });
-  after(() => removeDir(base));
-
-  /** Why this machine cannot run the test, or undefined when it can. */
-  function unavailable(): string | undefined {
-    if (process.platform !== 'linux') return `the bubblewrap sandbox is Linux only (this is ${process.platform})`;
-    const bwrap = findOnPath('bwrap', process.env);
-    if (!bwrap) return 'bwrap is not on PATH: install bubblewrap to run this test';
-    const probe = spawnSync(bwrap, [...bubblewrapArgs([]), '--', process.execPath, '-e', ''], { encoding: 'utf8', timeout: 10_000 });
-    if (probe.status !== 0) return `bwrap is on PATH but cannot create namespaces here: ${probe.stderr.trim()}`;
-    return undefined;
-  }
-
-  test('list_workspaces reports bubblewrap active; writes inside work; the refusal log (its folder bound writable) is written', async (t) => {
-    const why = unavailable();
-    if (why) {
-      t.skip(why);
-      return;
-    }
-    const log = path.join(base, 'logs', 'refusals.jsonl');
-    const session = await connect('v2', { args: ['--workspace', W, '--refusal-log', log], sandbox: 'default' });
-    try {
-      const s = expectOk(await session.call('list_workspaces', {}), 'list_workspaces');
-      assert.equal(s.layers.sandbox.active, true, `sandbox: ${JSON.stringify(s.layers.sandbox)}`);
-      assert.equal(s.layers.sandbox.mechanism, 'bubblewrap');
-      assert.ok(s.layers.sandbox.detail.includes(ws), `the detail names the writable workspace: ${s.layers.sandbox.detail}`);
-      expectOk(await session.call('write_file', { workspaceUri: W, path: 'inside.txt', content: 'written in the sandbox' }), 'write inside');
-      assert.equal(fs.readFileSync(path.join(ws, 'inside.txt'), 'utf8'), 'written in the sandbox');
-      expectRefusal(await session.call('write_file', { workspaceUri: W, path: '../outside.txt', content: 'x' }), { code: 'ERR_OUTSIDE' }, 'write outside');
-      const deadline = Date.now() + 3000;
-      while (!fs.existsSync(log) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-      assert.ok(fs.existsSync(log), 'the refusal log was written from inside the sandbox');
-      assert.doesNotMatch(session.stderr(), /could not write the refusal log/);
-      assertCleanWire(session.wire, 'sandboxed session');
-    } finally {
-      await session.close();
-    }
-  });
-
-  test('the OS layer really confines: under the server\'s own bubblewrap arguments a write outside fails EROFS, inside succeeds', (t) => {
-    const why = unavailable();
-    if (why) {
-      t.skip(why);
-      return;
-    }
-    const outsideTarget = path.join(base, 'escaped.txt');
-    const insideTarget = path.join(ws, 'confined.txt');
-    const attempt = (target: string) =>
-      spawnSync('bwrap', [...bubblewrapArgs([ws]), '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(target)}, 'x')`], {
-        encoding: 'utf8',
-        timeout: 10_000,
-      });
-    const outside = attempt(outsideTarget);
-    assert.notEqual(outside.status, 0, 'a write outside the writable workspace succeeded under bubblewrap');
-    assert.match(outside.stderr, /EROFS/);
-    assert.equal(fs.existsSync(outsideTarget), false, 'nothing was created outside');
-
-    const inside = attempt(insideTarget);
-    assert.equal(inside.status, 0, `a write inside the workspace failed: ${inside.stderr}`);
-    assert.equal(fs.readFileSync(insideTarget, 'utf8'), 'x');
-  });
-
-  test('control: the built server is the one spawned', () => {
-    assert.ok(fs.existsSync(serverPath), `${serverPath} is missing: run node esbuild.mjs first`);
   });
 });

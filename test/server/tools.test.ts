@@ -99,6 +99,10 @@ for (const { kind, version } of CLIENT_KINDS) {
       assert.equal(s.layers.sandbox.mechanism, null);
       assert.match(s.layers.authorization, /active/);
       assert.match(s.layers.containment, /active/);
+      // Linux anchors every operation on descriptors of the checked folders; other hosts say why not.
+      assert.equal(s.layers.anchoredIo.active, process.platform === 'linux');
+      assert.match(s.layers.anchoredIo.detail, process.platform === 'linux' ? /descriptors/ : /not available/);
+      assert.match(textOf(await session.call('list_workspaces', {})), process.platform === 'linux' ? /anchored I\/O: active/ : /anchored I\/O: not active/);
       assert.match(textOf(await session.call('list_workspaces', {})), new RegExp(W.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     });
 

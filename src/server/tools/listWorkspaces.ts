@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { protectionLayers } from '../../shared/layers.js';
+import { anchorOf } from '../anchored.js';
 import type { ServerState } from '../tool.js';
 
 /** The one tool without a workspace: it tells the agent which workspaces it may name. */
@@ -23,6 +25,12 @@ export const listWorkspaces = {
       .object({
         authorization: z.string().describe('How a call is matched to a grant.'),
         containment: z.string().describe('How a path is judged inside a workspace.'),
+        anchoredIo: z
+          .object({
+            active: z.boolean().describe('Whether file operations go through descriptors of the checked folders, so a swap on disk cannot redirect them.'),
+            detail: z.string().describe('What it guarantees, or why it is not available on this host.'),
+          })
+          .describe('The anchored I/O layer.'),
         sandbox: z
           .object({
             active: z.boolean().describe('Whether the operating system confines this server.'),
@@ -31,20 +39,25 @@ export const listWorkspaces = {
           })
           .describe('The operating-system layer.'),
       })
-      .describe('The three protection layers and their state.'),
+      .describe('The protection layers and their state on this host.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run(state: ServerState) {
+    const anchored = state.grants.every((grant) => anchorOf(grant, state.platform).mode === 'descriptor');
+    const layers = protectionLayers({ platform: state.platform, anchored, sandbox: state.sandbox });
+    const anchoredLayer = layers.find((layer) => layer.name === 'anchored I/O')!;
     const structured = {
       workspaces: state.grants.map((grant) => ({ uri: grant.uri, path: grant.path, realPath: grant.realPath, rights: grant.rights })),
       layers: {
         authorization: 'active: workspaceUri must equal a granted workspace exactly (after normalisation, never a prefix)',
         containment: `active: every path is traced (parse, refusals, decode, normalise, case, realpath, containment); symlinks: ${state.grants[0]?.root.ctx.policy.symlinks ?? 'contain'}`,
+        anchoredIo: { active: anchoredLayer.active, detail: anchoredLayer.detail },
         sandbox: { ...state.sandbox },
       },
     };
     const lines = state.grants.map((grant) => `${grant.uri} (${grant.rights})`);
-    const text = `Granted workspaces:\n${lines.join('\n')}\nSandbox: ${state.sandbox.active ? state.sandbox.detail : `none (${state.sandbox.detail})`}`;
+    const layerLines = layers.map((layer) => `- ${layer.name}: ${layer.active ? 'active' : 'not active'}: ${layer.detail}`);
+    const text = `Granted workspaces:\n${lines.join('\n')}\nProtection layers on this host:\n${layerLines.join('\n')}`;
     return { structured, text };
   },
 };

@@ -1,0 +1,49 @@
+/**
+ * The protection layers, named the same way by the server (list_workspaces), the inspector and
+ * the README. Pure: the caller says what this host has.
+ */
+import type { Platform } from '../core/types.js';
+
+export type LayerName = 'authorization' | 'containment' | 'anchored I/O' | 'sandbox';
+
+export interface ProtectionLayer {
+  readonly name: LayerName;
+  readonly active: boolean;
+  readonly detail: string;
+}
+
+export interface HostProtection {
+  readonly platform: Platform;
+  /** Whether file operations go through descriptors of the checked folders. */
+  readonly anchored: boolean;
+  readonly sandbox: { readonly active: boolean; readonly detail: string };
+}
+
+/** Said by the server and by the inspector alike, so the two never disagree. */
+export const WINDOWS_SANDBOX_DETAIL =
+  'Windows has no operating-system sandbox layer for this server: only authorization and containment protect the boundary, and their re-checks before each action narrow races with changes on disk but cannot close them';
+
+export function anchoredDetail(platform: Platform, anchored: boolean): string {
+  if (anchored) {
+    return 'every file operation goes through descriptors of the checked folders, opened from the workspace root down without following links: a folder swapped for a link after the check cannot redirect it';
+  }
+  const where = platform === 'linux' ? 'without /proc' : `on ${platform}`;
+  return `not available ${where} (Node has no openat here): each path is checked again immediately before a change, which narrows a race with changes on disk but cannot close it`;
+}
+
+export function protectionLayers(host: HostProtection): ProtectionLayer[] {
+  return [
+    {
+      name: 'authorization',
+      active: true,
+      detail: 'every call names its workspace, which must equal a granted one exactly (never a prefix); read-only grants refuse changes',
+    },
+    {
+      name: 'containment',
+      active: true,
+      detail: 'every path is traced (parse, refusals, decode, normalise, case, realpath, containment) before anything is read or changed',
+    },
+    { name: 'anchored I/O', active: host.anchored, detail: anchoredDetail(host.platform, host.anchored) },
+    { name: 'sandbox', active: host.sandbox.active, detail: host.sandbox.detail },
+  ];
+}
