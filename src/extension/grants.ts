@@ -58,7 +58,10 @@ export function serverLaunch(folders: readonly Folder[], trusted: boolean, setti
     const { policy } = settings;
     if (policy.localhost === 'allow') args.push('--allow-localhost');
     if (policy.unc === 'allow') args.push('--allow-unc');
-    args.push('--case', policy.case, '--symlinks', policy.symlinks);
+    // Folding case is for the inspector to simulate: the server probes the filesystem, and
+    // refuses to start when told to fold case where the filesystem does not.
+    args.push('--case', policy.case === 'insensitive' ? 'auto' : policy.case, '--symlinks', policy.symlinks);
+    if (policy.case === 'insensitive') notes.push('The case setting "insensitive" is simulated in the inspector only; the agent\'s server asks the filesystem (auto).');
     if (refusalLog !== null) args.push('--refusal-log', refusalLog, '--refusal-log-size', String(settings.refusalLogSize));
   }
   const version = createHash('sha256').update(JSON.stringify(args)).digest('hex').slice(0, 12);

@@ -100,12 +100,6 @@ async function dispatch(
     grant = authorized.grant;
   }
   const workspaceUri = given ?? grant.uri;
-  if (tool.access === 'write' && grant.rights === 'read') {
-    return refuse(
-      serverRefusal('ERR_READ_ONLY', `${tool.name} changes files, and ${grant.uri} is granted read-only.`),
-      workspaceUri,
-    );
-  }
   const scope = makeScope(state, grant, tool.name, workspaceUri, tool.access);
   try {
     const outcome = await tool.run(args as never, scope);

@@ -46,6 +46,17 @@ export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions):
       errors.push(`workspace ${spec.uri} (${root.path}) is not an existing directory`);
       continue;
     }
+    // Folding case where the filesystem does not would reach a sibling whose name differs only in case.
+    if (options.policy.case === 'insensitive') {
+      const probed = prepareRoot(spec.uri, { platform: options.platform, policy: { ...options.policy, case: 'auto' }, fs: options.fs });
+      if (probed.ok && !probed.comparison.foldCase) {
+        errors.push(
+          `--case insensitive is refused for workspace ${spec.uri}: its filesystem keeps names that differ only in case apart (${probed.comparison.basis}), ` +
+            'so ignoring case would let a path reach a sibling folder. Leave --case at auto; the inspector can still simulate it.',
+        );
+        continue;
+      }
+    }
     // One folder under two names (a link to it, say) is one workspace: it keeps the narrower rights.
     const realPath = root.realPath ?? root.path;
     const twin = grants.findIndex((grant) => sameWorkspace(grant.root, root.path) || sameWorkspace(grant.root, realPath) || grant.realPath === realPath);

@@ -31,13 +31,13 @@ export interface Scope {
    * Traces `input` against the workspace. `followFinal: false` for operations on the name itself
    * (write, delete, move): a link there is the subject, never followed.
    */
-  check(input: string, options?: { readonly followFinal?: boolean }): Checked;
+  check(input: string, options?: CheckOptions): Checked;
   /**
    * Checks again, immediately before a mutation, where the I/O is not anchored (macOS, Windows);
    * a refusal, or undefined when the checked path still stands. Anchored I/O needs none: its walk
    * from the root is itself the proof.
    */
-  recheck(checked: Extract<Checked, { ok: true }>, options?: { readonly followFinal?: boolean }): Extract<Checked, { ok: false }> | undefined;
+  recheck(checked: Extract<Checked, { ok: true }>, options?: CheckOptions): Extract<Checked, { ok: false }> | undefined;
   /** Records a refusal that did not come from `check`. */
   record(refusal: ServerRefusal, input: string): void;
   uriOf(path: string): string;
@@ -87,30 +87,64 @@ export const pathField = z
 export const workspaceUriDescription =
   'The workspace this call acts in: one of the URIs list_workspaces returns, exactly (for example file:///home/me/project).';
 
-/** A read-only workspace inside the checked path's workspace stays read-only, whichever grant names it. */
-function readOnlyGrantHolding(state: ServerState, grant: Grant, path: string): Grant | undefined {
-  const split = splitAbsolute(path, state.platform);
-  if (split === null) return undefined;
-  return state.grants.find(
-    (other) => other !== grant && other.rights === 'read' && isInside(other.root.real ?? other.root.split, split, other.root.comparison),
-  );
+export interface CheckOptions {
+  /** Follow a link at the last name (default true); false when the link itself is the subject. */
+  readonly followFinal?: boolean;
+  /** The change removes or replaces the target with everything below it (delete, move, write over it). */
+  readonly replaces?: boolean;
+}
+
+function rootOf(grant: Grant) {
+  return grant.root.real ?? grant.root.split;
+}
+
+/**
+ * Which grant's rights hold for a change to a path: the most specific one, whichever workspace
+ * the call named. A change makes, replaces or removes the path's entry in its folder, so the
+ * deepest workspace holding that folder decides: a read-write workspace nested in a read-only one
+ * is writable inside, but its own folder can be neither removed nor renamed; a read-only one
+ * nested in a read-write one is not writable.
+ */
+export function decidingGrant(grants: readonly Grant[], path: string, platform: ServerState['platform']): Grant | undefined {
+  const target = splitAbsolute(path, platform);
+  if (target === null || target.names.length === 0) return undefined;
+  const split = { prefix: target.prefix, names: target.names.slice(0, -1) };
+  let deepest: Grant | undefined;
+  for (const grant of grants) {
+    if (!isInside(rootOf(grant), split, grant.root.comparison)) continue;
+    if (deepest === undefined || rootOf(grant).names.length > rootOf(deepest).names.length) deepest = grant;
+  }
+  return deepest;
+}
+
+/** The read-only workspaces at or below a path: removing or replacing the path would change them. */
+function readOnlyGrantsBelow(grants: readonly Grant[], path: string, platform: ServerState['platform']): Grant[] {
+  const split = splitAbsolute(path, platform);
+  if (split === null) return [];
+  return grants.filter((grant) => grant.rights === 'read' && isInside(split, rootOf(grant), grant.root.comparison));
+}
+
+/** Why a change to a checked path is refused by the rights of the grants, or undefined when it may go ahead. */
+function readOnlyReason(state: ServerState, tool: string, path: string, replaces: boolean): string | undefined {
+  const deciding = decidingGrant(state.grants, path, state.platform);
+  if (deciding?.rights === 'read') return `${path} lies inside ${deciding.uri}, which is granted read-only; ${tool} changes files.`;
+  const below = replaces ? readOnlyGrantsBelow(state.grants, path, state.platform) : [];
+  if (below.length === 0) return undefined;
+  const held = below.map((grant) => grant.uri).join(', ');
+  return `${path} holds ${held}, granted read-only; ${tool} would change ${below.length === 1 ? 'it' : 'them'} with ${path}.`;
 }
 
 export function makeScope(state: ServerState, grant: Grant, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {
   const record = (refusal: ServerRefusal, input: string) => {
     void state.log.record(tool, workspaceUri, input, refusal);
   };
-  const check = (input: string, options: { readonly followFinal?: boolean } = {}): Checked => {
+  const check = (input: string, options: CheckOptions = {}): Checked => {
     const trace = traceAgainst(grant.root, input, { followFinal: options.followFinal ?? true });
     let refusal: ServerRefusal;
     if (trace.verdict === 'inside' && trace.path !== null) {
-      const readOnly = access === 'write' ? readOnlyGrantHolding(state, grant, trace.path) : undefined;
+      const readOnly = access === 'write' ? readOnlyReason(state, tool, trace.path, options.replaces === true) : undefined;
       if (readOnly === undefined) return { ok: true, path: trace.path, trace };
-      refusal = {
-        ...serverRefusal('ERR_READ_ONLY', `${trace.path} lies inside ${readOnly.uri}, which is granted read-only; ${tool} changes files.`),
-        path: trace.path,
-        trace,
-      };
+      refusal = { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace };
     } else refusal = refusalFromTrace(trace);
     record(refusal, input);
     return { ok: false, refusal, input };

@@ -511,7 +511,9 @@ describe('--symlinks against a real directory', () => {
     assert.equal(body.verdict, 'outside');
     assert.equal(body.code, 'ERR_SYMLINK_ESCAPE');
     assert.equal(body.stage, 'realpath');
-    assert.equal(body.path, path.join(dir, 'out', 'secret.txt'));
+    // The path asked for: where the chain goes outside is never looked up.
+    assert.equal(body.path, path.join(ws, 'esc', 'secret.txt'));
+    assert.deepEqual(body.links.map((hop: { link: string }) => hop.link), [path.join(ws, 'esc')]);
   });
 
   test('a bad --symlinks value is a usage error', () => {

@@ -48,11 +48,18 @@ test('a folder on another filesystem scheme is not granted, and the note names i
 });
 
 test('the policy settings become server flags', () => {
-  const policy = { localhost: 'allow', unc: 'allow', case: 'insensitive', symlinks: 'refuse' } as const;
+  const policy = { localhost: 'allow', unc: 'allow', case: 'sensitive', symlinks: 'refuse' } as const;
   const launch = serverLaunch([docs], true, { ...settings, policy }, null);
   for (const flag of ['--allow-localhost', '--allow-unc']) assert.ok(launch.args.includes(flag), flag);
-  assert.equal(launch.args[launch.args.indexOf('--case') + 1], 'insensitive');
+  assert.equal(launch.args[launch.args.indexOf('--case') + 1], 'sensitive');
   assert.equal(launch.args[launch.args.indexOf('--symlinks') + 1], 'refuse');
+});
+
+test('case "insensitive" is the inspector\'s to simulate: the server is told auto, and the panel says so', () => {
+  const policy = { ...settings.policy, case: 'insensitive' } as const;
+  const launch = serverLaunch([docs], true, { ...settings, policy }, null);
+  assert.equal(launch.args[launch.args.indexOf('--case') + 1], 'auto');
+  assert.match(launch.note!, /simulated in the inspector only/);
 });
 
 test('the version changes exactly when the arguments change', () => {

@@ -36,6 +36,12 @@ export interface ResolveOptions {
   readonly followFinal: boolean;
   /** Called for each link about to be followed; returning a failure stops resolution. */
   readonly judgeLink?: (link: string, split: SplitPath) => Omit<ResolveFailure, 'links'> | undefined;
+  /**
+   * Called with a link's text once read, and where the chain would land by names alone (the
+   * link's target, then the names still to resolve); returning a failure stops resolution
+   * before anything there is looked up.
+   */
+  readonly judgeTarget?: (hop: LinkHop, link: SplitPath, landing: SplitPath) => Omit<ResolveFailure, 'links'> | undefined;
   /** Decides whether a dangling chain lands inside (dangling) or outside (escape). */
   readonly landsInside?: (landed: SplitPath) => boolean;
 }
@@ -137,13 +143,20 @@ export function resolveReal(
           links,
         };
       }
-      links.push({ link: candidate, target: read.target });
+      const hop = { link: candidate, target: read.target };
+      links.push(hop);
       const target = splitLinkTarget(read.target, platform);
+      const followed = target.names.map((name) => ({ name, fromLink: links.length - 1 }));
+      if (options.judgeTarget) {
+        const landing = lexicalLanding(target.absolute ? target.absolute.prefix : prefix, target.absolute ? [] : names, [...followed, ...queue]);
+        const judged = options.judgeTarget(hop, { prefix, names: candidateNames }, landing);
+        if (judged) return { ok: false, ...judged, links };
+      }
       if (target.absolute) {
         prefix = target.absolute.prefix;
         names = [];
       }
-      queue.unshift(...target.names.map((name) => ({ name, fromLink: links.length - 1 })));
+      queue.unshift(...followed);
       continue;
     }
     names = candidateNames;
@@ -197,6 +210,15 @@ export function realpath(
     );
   }
   const { comparison } = compared;
+  // Nothing outside is looked up: by its names alone the path is outside, and containment says so.
+  const lexicallyInside = isInside(root.lexical, compared.split, comparison) || isInside(root.real, compared.split, comparison);
+  if (!lexicallyInside) {
+    return skipped(
+      'realpath',
+      { input, output: input, rule: policyRule, notes: ['not looked up: by its names alone the path lies outside the workspace, and nothing outside it is looked up'] },
+      { ...compared, real: null, kind: null, links: [] },
+    );
+  }
   const belowRoot = (split: SplitPath) => isInside(root.real, split, comparison) && split.names.length > root.real.names.length;
   const resolution = resolveReal(ctx.fs, compared.split, ctx.platform, {
     followFinal,
@@ -205,6 +227,15 @@ export function realpath(
         ? {
             code: 'ERR_SYMLINK_REFUSED',
             reason: `${link} is a symbolic link below the root, and the symlink policy is refuse. Use the link's target directly, or set the symlink policy to contain.`,
+          }
+        : undefined,
+    // A chain that leaves the workspace is refused at that link, before anything outside is
+    // looked up: whether its target exists, or where it leads on, is never learnt or told.
+    judgeTarget: (hop, link, landing) =>
+      belowRoot(link) && !isInside(root.real, landing, comparison)
+        ? {
+            code: 'ERR_SYMLINK_ESCAPE',
+            reason: `The link ${hop.link} points to ${JSON.stringify(hop.target)}, which leads outside the workspace. Use a path whose links stay inside the workspace.`,
           }
         : undefined,
     landsInside: (landed) => isInside(root.real, landed, comparison),
@@ -223,8 +254,7 @@ export function realpath(
   if (existingAncestor !== undefined) notes.push(`does not exist yet: resolved up to ${existingAncestor}, the rest taken lexically`);
   if (!followFinal && kind === 'symlink') notes.push('the last name is a link and is not followed: the link itself is the subject');
 
-  const lexicallyInside = isInside(root.lexical, compared.split, comparison) || isInside(root.real, compared.split, comparison);
-  if (links.length > 0 && lexicallyInside && !isInside(root.real, real, comparison)) {
+  if (links.length > 0 && !isInside(root.real, real, comparison)) {
     const first = links.find((hop) => {
       const split = splitAbsolute(hop.link, ctx.platform);
       return split !== null && belowRoot(split);
@@ -233,8 +263,8 @@ export function realpath(
       'realpath',
       { input, rule: policyRule, notes },
       'ERR_SYMLINK_ESCAPE',
-      `${first ? `The link ${first.link}` : 'A link'} leads outside the workspace: the chain lands at ${output}, which is not inside ${joinSplit(root.real, ctx.platform)}. Use a path whose links stay inside the workspace.`,
-      { links, landed: output },
+      `${first ? `The link ${first.link}` : 'A link'} leads outside the workspace ${joinSplit(root.real, ctx.platform)}. Use a path whose links stay inside the workspace.`,
+      { links },
     );
   }
   return passed('realpath', { input, output, rule: policyRule, notes }, { ...compared, real, kind, links });

@@ -27,7 +27,7 @@ export const moveFile = defineTool({
   access: 'write',
   async run({ source, destination }, scope) {
     // Neither end is followed: a link is the thing moved, and a link at the destination is not a way out.
-    const from = scope.check(source, { followFinal: false });
+    const from = scope.check(source, { followFinal: false, replaces: true });
     if (!from.ok) return refused(from);
     const to = scope.check(destination, { followFinal: false });
     if (!to.ok) return refused(to);
@@ -40,7 +40,7 @@ export const moveFile = defineTool({
       throw Object.assign(new Error(`cannot move the folder ${from.path} into itself (${to.path})`), { code: 'EINVAL' });
     }
 
-    const fromRefusal = scope.recheck(from, { followFinal: false });
+    const fromRefusal = scope.recheck(from, { followFinal: false, replaces: true });
     if (fromRefusal) return refused(fromRefusal);
     const toRefusal = scope.recheck(to, { followFinal: false });
     if (toRefusal) return refused(toRefusal);
