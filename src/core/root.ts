@@ -1,4 +1,5 @@
 import { joinSplit, type SplitPath } from './paths.js';
+import { spellLong } from './shortNames.js';
 import type { StageContext } from './stage.js';
 import { decideComparison, type Comparison } from './stages/casePolicy.js';
 import { decode } from './stages/decode.js';
@@ -78,6 +79,7 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
   if (!resolved.ok) {
     return { ok: false, input: root, code: resolved.code, stage: 'realpath', reason: resolved.reason, stages: converted.stages, ctx };
   }
-  const real = resolved.value.real;
+  // Spelt with long names on a Windows host, so a request by either spelling meets it (shortNames.ts).
+  const real = spellLong(ctx.fs, resolved.value.real, ctx.platform).split;
   return { ...converted, ctx, comparison, real, realPath: joinSplit(real, ctx.platform) };
 }

@@ -1,5 +1,6 @@
 import { joinSplit } from './paths.js';
 import { prepareRoot, type PrepareOptions, type PreparedRoot } from './root.js';
+import { withLongNames } from './shortNames.js';
 import type { StageContext, StageOutcome } from './stage.js';
 import { casePolicy } from './stages/casePolicy.js';
 import { containment } from './stages/containment.js';
@@ -84,7 +85,8 @@ export function traceAgainst(root: PreparedRoot, input: string, options: { reado
   stages.push(compared.result);
   if (!compared.ok) return refuse(compared, 'case');
   const rootReal = root.real ? { lexical: root.split, real: root.real } : undefined;
-  const realised = realpath(compared.value, ctx, rootReal, options.followFinal ?? true);
+  // On a Windows host, 8.3 short names are compared by their long names (shortNames.ts).
+  const realised = withLongNames(compared.value, ctx, rootReal, (named) => realpath(named, ctx, rootReal, options.followFinal ?? true));
   stages.push(realised.result);
   if (!realised.ok) return refuse(realised, 'realpath');
   const contained = containment(realised.value, ctx, { lexical: root.split, real: root.real });

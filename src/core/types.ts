@@ -109,4 +109,12 @@ export type FsLookup =
 export interface FileSystemPort {
   lstat(path: string): FsLookup;
   readlink(path: string): { readonly ok: true; readonly target: string } | { readonly ok: false; readonly errno: string };
+  /**
+   * The long name the filesystem stores for the last name of `path`, which may spell it as an
+   * 8.3 short name (`PROGRA~1` for `Program Files`, Win32 naming rules); a link at the last name
+   * is not followed. Null when nothing is there or the filesystem cannot tell. Optional: only
+   * Windows volumes have short names, and only a win32 trace that is not simulated asks, and
+   * only for names of the form `~<digit>`.
+   */
+  longName?(path: string): string | null;
 }

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { win32 as win32Path } from 'node:path';
 import type { FileSystemPort, FsLookup, Platform } from '../core/index.js';
 
 /** The platform whose rules the host's own paths follow. Other Unix systems follow POSIX, as Linux does. */
@@ -32,4 +33,26 @@ export const nodeFileSystem: FileSystemPort = {
       return { ok: false, errno: errnoOf(error) };
     }
   },
+  // Only Windows volumes keep 8.3 short names (PROGRA~1 for "Program Files").
+  ...(process.platform === 'win32' ? { longName: windowsLongName } : {}),
 };
+
+/**
+ * The long name of the last name of `entryPath`, without following a link there.
+ * GetFinalPathNameByHandle (fs.realpathSync.native) spells every name long but follows links,
+ * so for a link (or junction) the entry is found among its folder's entries by identity.
+ */
+function windowsLongName(entryPath: string): string | null {
+  try {
+    const entry = fs.lstatSync(entryPath, { bigint: true });
+    if (!entry.isSymbolicLink()) return win32Path.basename(fs.realpathSync.native(entryPath));
+    const folder = win32Path.dirname(entryPath);
+    for (const name of fs.readdirSync(folder)) {
+      const other = fs.lstatSync(win32Path.join(folder, name), { bigint: true });
+      if (other.dev === entry.dev && other.ino === entry.ino) return name;
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}

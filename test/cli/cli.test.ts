@@ -513,7 +513,7 @@ describe('--symlinks against a real directory', () => {
     assert.equal(body.stage, 'realpath');
     // The path asked for: where the chain goes outside is never looked up.
     assert.equal(body.path, path.join(ws, 'esc', 'secret.txt'));
-    assert.deepEqual(body.links.map((hop: { link: string }) => hop.link), [path.join(ws, 'esc')]);
+    assert.deepEqual((body.links as { link: string }[]).map((hop) => hop.link), [path.join(ws, 'esc')]);
   });
 
   test('a bad --symlinks value is a usage error', () => {

@@ -15,6 +15,10 @@ interface Row {
   readonly code?: RefusalCode;
   /** The stage that refuses; defaults to the stage the code table gives. */
   readonly stage?: string;
+  /** Later codes of the table that also apply (the first wins); none unless listed. */
+  readonly also?: readonly RefusalCode[];
+  /** Why fileURLToPath is no oracle for this row, where it is not. */
+  readonly nodeDiffers?: string;
 }
 
 const seedRows: readonly Row[] = [
@@ -64,13 +68,46 @@ const allowedByPolicy: readonly Row[] = [
   { name: 'UNC allowed', root: 'file://build-01/shared/app', platform: 'win32', policy: { unc: 'allow' }, path: '\\\\build-01\\shared\\app' },
 ];
 
+// Windows rules apply to roots as to requests: a UNC host as written, reserved device names
+// however followed, and a ":" after the drive.
+const win32Rows: readonly Row[] = [
+  // a non-ASCII UNC host, percent-encoded: decoded once, never the parser's "xn--shres-hra"
+  { name: 'UNC root with a non-ASCII host', root: 'file://sh%C3%A4res/team/app', platform: 'win32', policy: { unc: 'allow' }, path: '\\\\sh\u00e4res\\team\\app' },
+  // the same host written raw
+  { name: 'UNC root with a raw non-ASCII host', root: 'file://sh\u00e4res/team/app', platform: 'win32', policy: { unc: 'allow' }, path: '\\\\sh\u00e4res\\team\\app' },
+  // the host's case as the client wrote it (Node lower-cases it)
+  { name: 'UNC root host keeps its case', root: 'file://BUILD-01/shared/app', platform: 'win32', policy: { unc: 'allow' }, path: '\\\\BUILD-01\\shared\\app', nodeDiffers: 'Node lower-cases the host' },
+  // the same share as a path root
+  { name: 'UNC path root with a non-ASCII host', root: '\\\\sh\u00e4res\\team\\app', platform: 'win32', policy: { unc: 'allow' }, path: '\\\\sh\u00e4res\\team\\app' },
+  // a UNC root is refused by default, in any host spelling
+  { name: 'UNC root with a non-ASCII host, default', root: 'file://sh%C3%A4res/team/app', platform: 'win32', code: 'ERR_UNC' },
+  // host "." is the device namespace, refused even with UNC allowed
+  { name: 'UNC root with host "."', root: 'file://./PhysicalDrive0/ws', platform: 'win32', policy: { unc: 'allow' }, code: 'ERR_DEVICE_PATH' },
+  // a reserved device name and a colon: the device code wins, the stream colon also applies
+  { name: 'root ending in a device name and a colon', root: 'file:///C:/ws/nul:', platform: 'win32', code: 'ERR_DEVICE_PATH', also: ['ERR_ILLEGAL_CHARACTER'] },
+  // the same as a path, spaces before the colon
+  { name: 'root path with a device name, space and colon', root: 'C:\\ws\\NUL : x', platform: 'win32', code: 'ERR_DEVICE_PATH', also: ['ERR_ILLEGAL_CHARACTER'] },
+  // a device name with a space before its extension
+  { name: 'root with a device name and an extension', root: 'file:///C:/ws/con%20.txt', platform: 'win32', code: 'ERR_DEVICE_PATH' },
+  // the directory index stream in a root
+  { name: 'root with an index allocation stream', root: 'file:///C:/ws/x::$INDEX_ALLOCATION', platform: 'win32', code: 'ERR_ILLEGAL_CHARACTER' },
+  // a stream in a root path
+  { name: 'root path with a stream', root: 'C:\\ws:stream', platform: 'win32', code: 'ERR_ILLEGAL_CHARACTER' },
+  // an encoded stream colon after VS Code's encoded drive colon
+  { name: 'root with an encoded stream colon', root: 'file:///c%3A/ws%3Aalt', platform: 'win32', code: 'ERR_ILLEGAL_CHARACTER' },
+  // RFC 8089: "C:ws" is no drive; Node would read it against the drive's current folder
+  { name: 'drive-relative root URI', root: 'file:///C:ws', platform: 'win32', code: 'ERR_ILLEGAL_CHARACTER' },
+  // the drive's own colon, VS Code's spelling (Node keeps the lower-case drive letter)
+  { name: 'VS Code drive spelling', root: 'file:///c%3A/ws', platform: 'win32', path: 'C:\\ws', nodeDiffers: 'Node keeps the drive letter lower case' },
+];
+
 function check(row: Row) {
   const platform = row.platform ?? 'linux';
   const converted = rootToPath(row.root, { platform, ...(row.policy ? { policy: row.policy } : {}) });
   if (row.path !== undefined) {
     assert.ok(converted.ok, `${row.name}: expected ${row.path}, refused: ${!converted.ok && converted.reason}`);
     assert.equal(converted.path, row.path);
-    if (row.root.startsWith('file:')) {
+    if (row.root.startsWith('file:') && row.nodeDiffers === undefined) {
       const oracle = fileURLToPath(row.root, { windows: platform === 'win32' });
       assert.equal(converted.path, oracle, `${row.name}: fileURLToPath disagrees`);
     }
@@ -79,10 +116,11 @@ function check(row: Row) {
     assert.equal(converted.code, row.code);
     assert.equal(converted.stage, row.stage ?? REFUSAL_CODES[row.code!].stage);
     assert.ok(converted.reason.length > 20, 'a reason a person can act on');
-    // Exactly one guard: the refusing stage reports no other code that also applied.
+    // Exactly one guard: the refusing stage reports no other code that also applied, unless the row lists them.
     const refusing = converted.stages.at(-1)!;
     assert.equal(refusing.status, 'refuse');
-    assert.doesNotMatch(refusing.note, /also: /);
+    if (row.also) assert.match(refusing.note, new RegExp(`also: ${row.also.join(', ')}(;|$)`));
+    else assert.doesNotMatch(refusing.note, /also: /);
   }
 }
 
@@ -92,6 +130,10 @@ describe('root forms from seed 000', () => {
 
 describe('a row for every other guard', () => {
   for (const row of guardRows) test(row.name, () => check(row));
+});
+
+describe('Windows rules on roots', () => {
+  for (const row of win32Rows) test(row.name, () => check(row));
 });
 
 describe('forms a policy allows', () => {

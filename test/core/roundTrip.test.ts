@@ -42,6 +42,28 @@ describe('awkward names round-trip on win32', () => {
   }
 });
 
+describe('UNC shares round-trip on win32, the host as written', () => {
+  const shares: readonly { path: string; uri: string }[] = [
+    // a non-ASCII host: published percent-encoded, never as the parser's "xn--shres-hra"
+    { path: '\\\\sh\u00e4res\\team\\x', uri: 'file://sh%C3%A4res/team/x' },
+    // Node's pathToFileURL row
+    { path: '\\\\nas\\My Docs\\File.doc', uri: 'file://nas/My%20Docs/File.doc' },
+    // an upper-case host keeps its case
+    { path: '\\\\BUILD-01\\Shared\\report#2.md', uri: 'file://BUILD-01/Shared/report%232.md' },
+  ];
+  for (const share of shares) {
+    test(share.path, () => {
+      const uri = pathToUri(share.path, 'win32');
+      assert.equal(uri, share.uri);
+      const converted = rootToPath(uri, { platform: 'win32', policy: { unc: 'allow' } });
+      assert.ok(converted.ok, `${uri} refused: ${!converted.ok && converted.reason}`);
+      assert.equal(converted.path, share.path);
+      // Node lower-cases an ASCII host; server names compare without case.
+      assert.equal(fileURLToPath(uri, { windows: true }).toUpperCase(), share.path.toUpperCase());
+    });
+  }
+});
+
 test('NFC and NFD names publish different URIs and come back unchanged', () => {
   const nfc = pathToUri('/srv/caf\u00e9', 'linux');
   const nfd = pathToUri('/srv/cafe\u0301', 'linux');

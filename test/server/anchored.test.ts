@@ -255,20 +255,24 @@ describe('temporary files: one short pattern, never left behind', () => {
       let letter = 0;
       for (;;) writeFile(anchor, ${JSON.stringify(target)}, Buffer.alloc(${size}, 'bc'[letter++ % 2]));
     `;
-    let killedMidWrite = 0;
-    for (let round = 0; round < 12; round += 1) {
+    const inWrite = () => temporaries(base).length > 0;
+    let leftBehind = 0;
+    for (let round = 0; round < 10; round += 1) {
       const child = spawn(process.execPath, ['--import', 'tsx', '-e', writer], { stdio: 'ignore' });
-      await new Promise((resolve) => setTimeout(resolve, 400 + round * 37));
+      // Killed while a temporary file exists: in the middle of a write, whatever the machine's load.
+      const deadline = Date.now() + 20_000;
+      while (!inWrite() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+      await new Promise((resolve) => setTimeout(resolve, round * 3));
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
       const content = fs.readFileSync(target);
       assert.equal(content.length, size, 'the file keeps its full size');
       const first = content[0]!;
       assert.ok(content.every((byte) => byte === first), `round ${round}: the file is one write's content, not a mix`);
-      if (temporaries(base).length > 0) killedMidWrite += 1;
+      if (inWrite()) leftBehind += 1;
     }
+    assert.ok(leftBehind > 0, 'killed writers left temporary files, so the sweep below has something to do');
     writeFile(anchor, target, 'done');
     assert.deepEqual(temporaries(base), [], 'the next write removed every stale temporary file of this target');
-    assert.ok(killedMidWrite >= 1, 'at least one writer was killed in the middle of a write, so the sweep was exercised');
   });
 });

@@ -1,36 +1,12 @@
+import { MALFORMED_ESCAPE, percentDecode } from '../percent.js';
 import { passed, refused, skipped, type StageContext, type StageOutcome } from '../stage.js';
+import { namesUncServer, uncServer } from '../uncHost.js';
 import { classifyPath, type Parsed, type PathKind } from './parse.js';
 
 /** A path in the platform's own spelling, decoded exactly once. Nothing after this stage decodes. */
 export interface Decoded {
   readonly path: string;
   readonly kind: PathKind;
-}
-
-const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const utf8Encoder = new TextEncoder();
-
-/** RFC 3986 section 2.1: each %XX is one octet; the octets must form UTF-8 (RFC 3629). */
-export function percentDecode(text: string): string | null {
-  if (MALFORMED_ESCAPE.test(text)) return null;
-  if (!text.includes('%')) return text;
-  // A parsed URL's path is ASCII (the parser escapes the rest), so one byte per character.
-  const bytes = /^[\x00-\x7f]*$/.test(text) ? new Uint8Array(text.length) : null;
-  // Otherwise escape the non-ASCII bytes first, and decode that.
-  if (!bytes) return percentDecode(Array.from(utf8Encoder.encode(text), (byte) => (byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join(''));
-  let length = 0;
-  for (let i = 0; i < text.length; ) {
-    if (text.charCodeAt(i) === 0x25) {
-      bytes[length++] = parseInt(text.slice(i + 1, i + 3), 16);
-      i += 3;
-    } else bytes[length++] = text.charCodeAt(i++);
-  }
-  try {
-    return utf8.decode(bytes.subarray(0, length));
-  } catch {
-    return null;
-  }
 }
 
 function normalisationNote(path: string): string[] {
@@ -71,10 +47,17 @@ export function decode(parsed: Parsed, ctx: StageContext): StageOutcome<Decoded>
   }
   let path = decoded;
   if (ctx.platform === 'win32') {
-    const host = parsed.rawAuthority ?? '';
     const backslashed = decoded.replace(/\//g, '\\');
-    if (host !== '' && host.toLowerCase() !== 'localhost') path = `\\\\${parsed.url.hostname}${backslashed}`;
-    else if (/^\/[A-Za-z]:/.test(decoded)) path = backslashed.slice(1);
+    if (namesUncServer(parsed.rawAuthority)) {
+      const server = uncServer(parsed.rawAuthority);
+      if (server === null) {
+        return refused('decode', { input: parsed.rawAuthority, rule }, 'ERR_BAD_ENCODING', 'The URI\'s host has percent escapes that do not decode to valid UTF-8. Encode names as UTF-8 before percent-encoding.');
+      }
+      path = `\\\\${server}${backslashed}`;
+      if (server !== parsed.url.hostname) {
+        notes.push(`the UNC host is taken as the client wrote it, decoded once: ${JSON.stringify(server)}, not the parser's ${JSON.stringify(parsed.url.hostname)}`);
+      }
+    } else if (/^\/[A-Za-z]:/.test(decoded)) path = backslashed.slice(1);
     else path = backslashed;
   }
   const kind = classifyPath(path, ctx.platform);

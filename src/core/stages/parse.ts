@@ -1,4 +1,5 @@
 import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
+import { isReservedDeviceName } from '../win32Names.js';
 
 export type PathKind = 'absolute' | 'relative' | 'drive' | 'drive-relative' | 'rooted' | 'unc' | 'device';
 
@@ -58,7 +59,10 @@ export function parse(raw: string, ctx: StageContext): StageOutcome<Parsed> {
   if (raw === '') {
     return refused('parse', { input: raw, rule }, 'ERR_PARSE', 'The input is empty: give a file: URI or a path.');
   }
-  if (SCHEME.test(raw)) {
+  // Win32 naming rules: `nul:` and `com1:x` name the device before the colon, not a URI scheme.
+  const scheme = SCHEME.exec(raw);
+  const deviceName = scheme !== null && ctx.platform === 'win32' && isReservedDeviceName(scheme[0].slice(0, -1));
+  if (scheme && !deviceName) {
     let url: URL;
     try {
       url = new URL(raw);
@@ -86,6 +90,7 @@ export function parse(raw: string, ctx: StageContext): StageOutcome<Parsed> {
     notes.push(`on ${ctx.platform} this is not a Windows path but a relative name; choose --platform win32 to read it as Windows would`);
   }
   if (raw !== raw.trim()) notes.push('leading or trailing spaces are part of the name');
+  if (deviceName) notes.push('a reserved device name before ":" is the Windows device, not a URI scheme');
   return passed('parse', { input: raw, output: raw, rule: `${kind} path, by ${ctx.platform} rules`, notes }, {
     form: 'path',
     raw,

@@ -1,10 +1,15 @@
 import { passed, refused, visible, type StageContext, type StageOutcome } from '../stage.js';
 import type { RefusalCode } from '../types.js';
+import { isDeviceNamespace, namesUncServer, uncServer } from '../uncHost.js';
+import { holdsStream, isReservedDeviceName, uriNames, win32Names } from '../win32Names.js';
 import type { Parsed } from './parse.js';
 
-/** Win32 naming rules: these names open a device in any directory, with or without an extension. */
-const RESERVED_DEVICE_NAME = /^(CON|PRN|AUX|NUL|CONIN\$|CONOUT\$|COM[0-9¹²³]|LPT[0-9¹²³])(\..*)?$/i;
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/**
+ * `file:////./x` as sent: the device namespace `\\.\` after an empty authority. The WHATWG
+ * parser drops the "." (a dot segment, `%2e` too), so only the raw text shows it.
+ */
+const DEVICE_AFTER_FOUR_SLASHES = /^[^:]*:\/\/\/\/(?:\.|%2e)(?:\/|$)/i;
 
 function lenientDecode(segment: string): string {
   try {
@@ -14,13 +19,22 @@ function lenientDecode(segment: string): string {
   }
 }
 
-function reservedDeviceName(segments: readonly string[]): string | undefined {
-  return segments.find((segment) => RESERVED_DEVICE_NAME.test(segment.replace(/[ .]+$/, '')));
-}
-
 interface Finding {
   readonly code: RefusalCode;
   readonly reason: string;
+}
+
+/** Win32 naming rules: the device opens whatever follows its name (an extension, dots, spaces, a ":"). */
+function reservedReason(name: string): string {
+  return `${visible(name)} is a reserved Windows device name (an extension, trailing dots or spaces, or a ":" after it do not change that): it opens a device in any folder. Rename the file.`;
+}
+
+/** NTFS streams: `name:stream`, and `dir::$INDEX_ALLOCATION` for the folder `dir` itself. */
+function streamReason(name: string, where: string): string {
+  return (
+    `In ${where}, the name ${visible(name)} holds a ":", which NTFS reads as a stream ("name:stream"; "ro::$INDEX_ALLOCATION\\x" writes into "ro"). ` +
+    'Only the drive\'s own colon (C:) may appear in a Windows path; rename the file.'
+  );
 }
 
 /**
@@ -42,7 +56,11 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
         reason:
           `Only file: URIs name files on this machine, and this one is ${url.protocol}. ` +
           `Give a file: URI or a path` +
-          (/^[A-Za-z][A-Za-z0-9+.-]+:[^/]/.test(raw) ? ` (for a relative name containing ":", write ./${raw})` : '') +
+          (!/^[A-Za-z][A-Za-z0-9+.-]+:[^/]/.test(raw)
+            ? ''
+            : win32
+              ? ' (on Windows a ":" in a name opens an NTFS stream, so no name may hold one)'
+              : ` (for a relative name containing ":", write ./${raw})`) +
           '.',
       });
     }
@@ -50,7 +68,11 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     const isFile = url.protocol === 'file:';
     const authority = isFile ? (rawAuthority ?? '') : '';
     const isLocalhost = authority.toLowerCase() === 'localhost';
-    const isUncHost = win32 && authority !== '' && !isLocalhost;
+    const isUncHost = win32 && namesUncServer(authority);
+    // Judged as Windows will see it: the host as written, decoded once, and the decoded names.
+    const server = isUncHost ? (uncServer(authority) ?? authority) : null;
+    const segments = url.pathname.split('/').map(lenientDecode);
+    const names = isFile && win32 ? uriNames(server, segments) : [];
     if (authority !== '' && !isUncHost) {
       if (isLocalhost && policy.localhost === 'allow') {
         notes.push('host "localhost" allowed by policy (RFC 8089: the local machine)');
@@ -71,8 +93,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
           'A file whose name contains them must be percent-encoded: "?" as %3F, "#" as %23.',
       });
     }
-    const uncByPath =
-      isFile && win32 && /^\/\/[^/]/.test(url.pathname) && !/^\/\/[?.](\/|$)/.test(url.pathname.split('/').map(lenientDecode).join('/'));
+    const uncByPath = isFile && win32 && /^\/\/[^/]/.test(url.pathname) && !/^\/\/[?.](\/|$)/.test(segments.join('/'));
     if (isUncHost || uncByPath) {
       if (policy.unc === 'allow') notes.push('UNC share allowed by policy');
       else
@@ -84,15 +105,16 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
         });
     }
     if (isFile && win32) {
-      const segments = url.pathname.split('/').map(lenientDecode);
-      const device = /^\/\/[?.](\/|$)/.test(segments.join('/'));
-      const reserved = reservedDeviceName(segments);
+      // `\\?\` and `\\.\` by the path (`file:////%3F/x`), by the host (`file://./x`), or as sent (`file:////./x`).
+      const device =
+        /^\/\/[?.](\/|$)/.test(segments.join('/')) || (server !== null && isDeviceNamespace(server)) || DEVICE_AFTER_FOUR_SLASHES.test(raw);
+      const reserved = names.find(isReservedDeviceName);
       if (device || reserved !== undefined) {
         findings.push({
           code: 'ERR_DEVICE_PATH',
           reason: device
             ? 'The URI names a Windows device path (\\\\?\\ or \\\\.\\), which bypasses Win32 path rules. Use a drive path.'
-            : `${visible(reserved!)} is a reserved Windows device name that opens a device in any folder; rename the file.`,
+            : reservedReason(reserved!),
         });
       }
     }
@@ -116,6 +138,10 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
           : 'The URI contains a raw control character, which RFC 3986 does not allow. Percent-encode it.',
       });
     }
+    const stream = names.find(holdsStream);
+    if (stream !== undefined && !raw.includes('\\') && !CONTROL.test(raw)) {
+      findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: streamReason(stream, 'the decoded URI') });
+    }
   } else {
     if (parsed.kind === 'unc') {
       if (policy.unc === 'allow') notes.push('UNC share allowed by policy');
@@ -132,17 +158,14 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
         reason: 'The path is a Windows device path (\\\\?\\, \\\\.\\ or \\??\\), which bypasses Win32 path rules. Use a drive path such as C:\\path.',
       });
     } else if (win32) {
-      const reserved = reservedDeviceName(raw.split(/[\\/]/));
-      if (reserved !== undefined) {
-        findings.push({
-          code: 'ERR_DEVICE_PATH',
-          reason: `${visible(reserved)} is a reserved Windows device name that opens a device in any folder; rename the file.`,
-        });
-      }
+      const reserved = win32Names(raw).find(isReservedDeviceName);
+      if (reserved !== undefined) findings.push({ code: 'ERR_DEVICE_PATH', reason: reservedReason(reserved) });
     }
     if (raw.includes('\u0000')) {
       findings.push({ code: 'ERR_NUL', reason: 'The path contains a NUL character, which no file name may hold.' });
     }
+    const stream = win32 && parsed.kind !== 'device' ? win32Names(raw).find(holdsStream) : undefined;
+    if (stream !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: streamReason(stream, 'the path') });
     if (raw.includes('%')) notes.push('"%" in a path is a literal character: paths are never percent-decoded');
   }
 
