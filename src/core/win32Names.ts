@@ -30,6 +30,23 @@ export function holdsStream(name: string): boolean {
 }
 
 /**
+ * The name Windows would read in more than one way, if any. Win32 drops the trailing dots and
+ * spaces of a path's last name, but of a folder name before it only a single trailing dot, and
+ * no spaces: `dev \x` opens the folder "dev ", `dev.\x` opens "dev", and what `dev..\x` opens
+ * depends on the API. A path that ends in a separator has no last name in this sense (`dev \`
+ * opens "dev "). Such a folder name, and a last name that only its trimming turns into "." or
+ * ".." (or nothing), is refused rather than guessed.
+ */
+export function ambiguousTrailing(names: readonly string[], endsInSeparator: boolean): string | undefined {
+  return names.find((name, index) => {
+    if (name === '.' || name === '..' || !/[ .]$/.test(name)) return false;
+    if (endsInSeparator || index < names.length - 1) return true;
+    const trimmed = name.replace(/[ .]+$/, '');
+    return trimmed === '' || trimmed === '.' || trimmed === '..';
+  });
+}
+
+/**
  * The names of a Win32 path as written: everything after the drive (`C:\`, or the `C:` of a
  * drive-relative `C:x`, which is no stream), and for a UNC path its server and share too.
  */

@@ -53,8 +53,24 @@ const win32Rows: readonly TraceRow[] = [
   { name: 'reserved device name', input: 'logs\\nul.txt', root: WIN_ROOT, verdict: 'refused', code: 'ERR_DEVICE_PATH' },
   // %5C is a separator on Windows
   { name: 'encoded backslash', input: 'file:///C:/Users/dev/app/..%5C..%5Cx', root: WIN_ROOT, verdict: 'refused', code: 'ERR_ENCODED_SEPARATOR' },
-  // trailing dots and spaces are dropped by Windows: ".. " climbs
-  { name: 'dot-dot with trailing space', input: 'C:\\Users\\dev\\app\\.. \\secret.txt', root: WIN_ROOT, verdict: 'outside', code: 'ERR_OUTSIDE' },
+  // look-alike letters: ı, ſ and the micro sign upper-case to I, S and Greek Μ; NTFS's upcase table does not fold them (fuzz counterexamples)
+  { name: 'dotless i is not i', input: 'C:\\Users\\dev\\\u0131pp\\x', root: 'file:///c%3A/Users/dev/ipp', verdict: 'outside', code: 'ERR_OUTSIDE' },
+  { name: 'long s is not s', input: 'C:\\Users\\dev\\\u017fkills\\x', root: 'file:///c%3A/Users/dev/skills', verdict: 'outside', code: 'ERR_OUTSIDE' },
+  { name: 'micro sign is not Greek mu', input: 'C:\\tools\\\u039cbin\\x', root: 'file:///c%3A/tools/%C2%B5bin', verdict: 'outside', code: 'ERR_OUTSIDE' },
+  // ordinary case folding still holds: É is é on NTFS
+  { name: 'accented capital folds', input: 'C:\\Users\\dev\\\u00c9t\u00e9\\x', root: 'file:///c%3A/Users/dev/%C3%A9t%C3%A9', verdict: 'inside' },
+  // ".. " as a folder name: Windows keeps a folder name's trailing space, so it is no climb; refused, not guessed
+  { name: 'dot-dot with trailing space', input: 'C:\\Users\\dev\\app\\.. \\secret.txt', root: WIN_ROOT, verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER' },
+  // a folder name with a trailing space is another folder: "app \\x" is not "app\\x" (fuzz counterexample)
+  { name: 'folder name with a trailing space', input: 'C:\\Users\\dev\\app \\secret.txt', root: WIN_ROOT, verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER' },
+  // a trailing separator keeps the last name's space: "app \\" opens the folder "app " (fuzz counterexample)
+  { name: 'root name with a trailing space and separator', input: 'C:\\Users\\dev\\app \\', root: WIN_ROOT, verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER' },
+  // two trailing dots on a folder name: Windows drops at most one (fuzz counterexample)
+  { name: 'folder name with two trailing dots', input: 'C:\\Users\\dev..\\app\\x', root: WIN_ROOT, verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER' },
+  // the same in a URI, %20 decoded
+  { name: 'URI folder name with a trailing space', input: 'file:///C:/Users/dev/app%20/x', root: WIN_ROOT, verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER' },
+  // a last name's trailing spaces are dropped by Windows as the path is opened: kept inside
+  { name: 'trailing space on the last name', input: 'C:\\Users\\dev\\app\\notes.txt ', root: WIN_ROOT, verdict: 'inside', path: 'C:\\Users\\dev\\app\\notes.txt' },
   // trailing dot: secret.txt. opens secret.txt
   { name: 'trailing dot', input: 'secret.txt.', root: WIN_ROOT, verdict: 'inside', path: 'C:\\Users\\dev\\app\\secret.txt' },
   // localhost on win32
@@ -238,6 +254,8 @@ const darwinRows: readonly TraceRow[] = [
   { name: 'NFD inside an NFC root', input: '/Users/dev/cafe\u0301/x', root: 'file:///Users/dev/caf%C3%A9', verdict: 'inside' },
   // sibling prefix stays outside under folding
   { name: 'sibling prefix', input: '/Users/dev/App-evil/x', root: 'file:///Users/dev/app', verdict: 'outside', code: 'ERR_OUTSIDE' },
+  // look-alike letter: dotless ı upper-cases to I, but APFS keeps skılls and skills apart (fuzz counterexample)
+  { name: 'dotless i is not i', input: '/Users/dev/sk\u0131lls/secret.txt', root: 'file:///Users/dev/skills', verdict: 'outside', code: 'ERR_OUTSIDE' },
   // a drive-looking path is a relative name on darwin
   { name: 'drive path is relative', input: 'C:\\x', root: 'file:///Users/dev/app', verdict: 'inside', path: '/Users/dev/app/C:\\x' },
 ];

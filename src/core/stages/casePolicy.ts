@@ -19,13 +19,17 @@ const PLATFORM_DEFAULTS: Record<Platform, { foldCase: boolean; foldUnicode: bool
 
 /**
  * Simple (one code point to one code point) upper-casing, as NTFS's upcase table does; full
- * mappings such as "ß" to "SS" would make names equal that no filesystem treats as equal.
+ * mappings such as "ß" to "SS" would make names equal that no filesystem treats as equal. A
+ * letter whose capital belongs to another lower-case letter is kept as it is: "ı", "ſ" and the
+ * micro sign "µ" upper-case to I, S and Greek Μ, but neither NTFS nor APFS folds them so, and
+ * folding them here would let `skılls` pass for `skills`. Folding too little is a visible
+ * refusal; folding too much is a silent escape.
  */
 function foldCaseSimple(name: string): string {
   let folded = '';
   for (const char of name) {
     const upper = char.toUpperCase();
-    folded += [...upper].length === 1 ? upper : char;
+    folded += [...upper].length === 1 && upper.toLowerCase() === char.toLowerCase() ? upper : char;
   }
   return folded;
 }

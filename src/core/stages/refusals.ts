@@ -1,7 +1,7 @@
 import { passed, refused, visible, type StageContext, type StageOutcome } from '../stage.js';
 import type { RefusalCode } from '../types.js';
 import { isDeviceNamespace, namesUncServer, uncServer } from '../uncHost.js';
-import { holdsStream, isReservedDeviceName, uriNames, win32Names } from '../win32Names.js';
+import { ambiguousTrailing, holdsStream, isReservedDeviceName, uriNames, win32Names } from '../win32Names.js';
 import type { Parsed } from './parse.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -34,6 +34,14 @@ function streamReason(name: string, where: string): string {
   return (
     `In ${where}, the name ${visible(name)} holds a ":", which NTFS reads as a stream ("name:stream"; "ro::$INDEX_ALLOCATION\\x" writes into "ro"). ` +
     'Only the drive\'s own colon (C:) may appear in a Windows path; rename the file.'
+  );
+}
+
+/** Win32 trims trailing dots and spaces differently in a folder name and in the last name. */
+function trailingReason(name: string, where: string): string {
+  return (
+    `In ${where}, the name ${visible(name)} ends in a dot or a space, which Windows drops from the last name of a path but keeps (or drops only in part) in a folder name, ` +
+    'so the same text can name two different entries. Write the name without its trailing dots and spaces.'
   );
 }
 
@@ -142,6 +150,8 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     if (stream !== undefined && !raw.includes('\\') && !CONTROL.test(raw)) {
       findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: streamReason(stream, 'the decoded URI') });
     }
+    const trailing = win32 ? ambiguousTrailing(names, url.pathname.endsWith('/')) : undefined;
+    if (trailing !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: trailingReason(trailing, 'the decoded URI') });
   } else {
     if (parsed.kind === 'unc') {
       if (policy.unc === 'allow') notes.push('UNC share allowed by policy');
@@ -166,6 +176,8 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     }
     const stream = win32 && parsed.kind !== 'device' ? win32Names(raw).find(holdsStream) : undefined;
     if (stream !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: streamReason(stream, 'the path') });
+    const trailing = win32 && parsed.kind !== 'device' ? ambiguousTrailing(win32Names(raw), /[\\/]$/.test(raw)) : undefined;
+    if (trailing !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: trailingReason(trailing, 'the path') });
     if (raw.includes('%')) notes.push('"%" in a path is a literal character: paths are never percent-decoded');
   }
 
