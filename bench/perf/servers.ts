@@ -1,0 +1,181 @@
+// Starting the servers under test and talking to them with the v1 SDK client, the one client both
+// speak (2025-11-25 `initialize`). Ours runs from a copy of dist/server.js taken when the run
+// starts, so a rebuild by someone else halfway through cannot change what is measured.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { sandboxAvailability, type SandboxAvailability } from '../race/harness.js';
+
+export const repoRoot = path.resolve(__dirname, '..', '..');
+export const builtServer = path.join(repoRoot, 'dist', 'server.js');
+export const referenceServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+/** Where the runner writes what it measured, and where the profiler looks for rows below goal. */
+export const DEFAULT_RESULTS_FILE = path.join(repoRoot, 'bench', 'results.json');
+
+export const CONFIGURATIONS = ['reference', 'ours-off', 'ours-sandbox'] as const;
+export type Configuration = (typeof CONFIGURATIONS)[number];
+
+export const CONFIGURATION_LABELS: Readonly<Record<Configuration, string>> = {
+  reference: 'reference',
+  'ours-off': 'ours, sandbox off',
+  'ours-sandbox': 'ours, sandbox on',
+};
+
+/** A call that hangs fails the row instead of the whole run. */
+const CALL_TIMEOUT_MS = 120_000;
+
+export interface ToolAnswer {
+  readonly isError?: boolean;
+  readonly content: readonly { readonly type: string; readonly text?: string }[];
+  readonly structuredContent?: Record<string, unknown>;
+}
+
+export function answerText(answer: ToolAnswer): string {
+  return answer.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
+
+/** Raised when a sandbox run was asked for and the server could not sandbox itself. */
+export class UnavailableError extends Error {}
+
+export interface RunningServer {
+  readonly configuration: Configuration;
+  /** The process the client spawned (with the sandbox on, the launcher outside bubblewrap). */
+  readonly pid: number;
+  stderr(): string;
+  call(tool: string, args: Record<string, unknown>): Promise<ToolAnswer>;
+  /** VmHWM of the spawned process, in bytes; null where /proc is not there. */
+  peakRssBytes(): number | null;
+  /** CPU time of the server's process tree so far, in ms; null where /proc is not there. */
+  cpuMs(): number | null;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Our bundle to run (a snapshot of dist/server.js). */
+  readonly bundle: string;
+  /** Flags for node itself, before the script (e.g. --cpu-prof). */
+  readonly nodeFlags?: readonly string[];
+}
+
+export function serverArguments(configuration: Configuration, workspace: string, bundle: string): string[] {
+  if (configuration === 'reference') return [referenceServer, workspace];
+  const sandbox = configuration === 'ours-off' ? ['--sandbox', 'off'] : [];
+  return [bundle, '--workspace', pathToFileURL(workspace).href, ...sandbox];
+}
+
+export function peakRssOf(pid: number): number | null {
+  try {
+    const line = /^VmHWM:\s+(\d+)\s*kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return line ? Number(line[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks per second in /proc/<pid>/stat: 100 on every Linux this runs on (getconf CLK_TCK). */
+const TICKS_PER_SECOND = 100;
+
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return children;
+  }
+  for (const task of tasks) {
+    try {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (child.trim() !== '') children.push(Number(child));
+    } catch {
+      // the task ended meanwhile
+    }
+  }
+  return children;
+}
+
+/**
+ * CPU time (user + system, ms) of a process and everything below it: with the sandbox on, the
+ * server proper is a grandchild (launcher, bubblewrap, node). Null where /proc is not there.
+ */
+export function processTreeCpuMs(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // Fields after the command name, which may hold spaces: utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let total = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  for (const child of childrenOf(pid)) total += processTreeCpuMs(child) ?? 0;
+  return total;
+}
+
+/** Our server reports on stderr whether it sandboxed itself; a sandbox run without one is not a sandbox run. */
+async function sandboxReport(stderr: () => string): Promise<string> {
+  for (let waited = 0; waited < 10_000; waited += 25) {
+    const line = /sandbox: (.*)$/m.exec(stderr());
+    if (line) return line[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return 'no report on stderr';
+}
+
+export async function startServer(configuration: Configuration, workspace: string, options: StartOptions): Promise<RunningServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...(options.nodeFlags ?? []), ...serverArguments(configuration, workspace, options.bundle)],
+    stderr: 'pipe',
+    cwd: path.dirname(workspace),
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  // No roots capability: the reference server would take the client's roots over its command line.
+  const client = new Client({ name: 'bi-perf', version: '1.0.0' });
+  await client.connect(transport);
+  const pid = transport.pid;
+  if (pid === null) throw new Error(`${configuration}: the server process has no pid`);
+  const server: RunningServer = {
+    configuration,
+    pid,
+    stderr: () => stderr,
+    // The output schemas are never listed, so the client does not validate answers: its cost stays the same for both servers.
+    call: async (tool, args) => (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS })) as unknown as ToolAnswer,
+    peakRssBytes: () => peakRssOf(pid),
+    cpuMs: () => processTreeCpuMs(pid),
+    close: () => client.close(),
+  };
+  if (configuration === 'ours-sandbox') {
+    const report = await sandboxReport(() => stderr);
+    if (!report.startsWith('bubblewrap') && !report.startsWith('sandbox-exec')) {
+      await server.close();
+      throw new UnavailableError(`the server did not sandbox itself: ${report}`);
+    }
+  }
+  return server;
+}
+
+let cachedSandbox: SandboxAvailability | undefined;
+
+/** Whether bubblewrap can run here, probed once per run. */
+export function sandbox(): SandboxAvailability {
+  cachedSandbox ??= sandboxAvailability();
+  return cachedSandbox;
+}
+
+/** Copies dist/server.js (and its map, for profiles) into `folder`; returns the copy's path. */
+export function snapshotBundle(folder: string): string {
+  if (!fs.existsSync(builtServer)) throw new Error(`${builtServer} is missing: run npm run build first`);
+  fs.mkdirSync(folder, { recursive: true });
+  const copy = path.join(folder, 'server.js');
+  fs.copyFileSync(builtServer, copy);
+  if (fs.existsSync(`${builtServer}.map`)) fs.copyFileSync(`${builtServer}.map`, `${copy}.map`);
+  return copy;
+}
