@@ -490,26 +490,98 @@ export function makeDirectories(anchor: Anchor, target: string): boolean {
   }
 }
 
+/**
+ * Descriptors kept while removing a deep tree: the folders nearest the one being emptied, every
+ * REMOVE_SPAN-th within REMOVE_SPAN² levels of it, and every REMOVE_SPAN²-th above that. A folder
+ * closed to stay under this is reopened, when the removal climbs back to it, from the nearest open
+ * one above it, each folder through its parent: a few descriptors for any depth, and each level
+ * reopened a bounded number of times.
+ */
+const REMOVE_SPAN = 32;
+
+function keptOpen(depth: number, top: number): boolean {
+  const distance = top - depth;
+  return distance < REMOVE_SPAN || (depth % REMOVE_SPAN === 0 && distance < REMOVE_SPAN * REMOVE_SPAN) || depth % (REMOVE_SPAN * REMOVE_SPAN) === 0;
+}
+
+interface Removal {
+  readonly name: string;
+  folder: Folder | undefined;
+  entries: Dirent[] | undefined;
+  index: number;
+}
+
+/** Empties and removes the folder `name` inside `parent`, depth first with an explicit stack (no recursion), never following a link. */
 function removeTree(parent: Folder, name: string): void {
-  const folder = parent.openFolder(name);
+  const stack: Removal[] = [];
+  const folderAt = (depth: number): Folder => (depth < 0 ? parent : stack[depth]!.folder!);
+  /** The folder of the frame at `depth`, reopened from the nearest open one above it if it was closed. */
+  const open = (depth: number): Folder => {
+    if (stack[depth]!.folder !== undefined) return stack[depth]!.folder!;
+    let from = depth - 1;
+    while (from >= 0 && stack[from]!.folder === undefined) from -= 1;
+    for (let level = from + 1; level <= depth; level += 1) {
+      const frame = stack[level]!;
+      frame.folder = folderAt(level - 1).openFolder(frame.name);
+      const above = level - 1;
+      if (above > from && !keptOpen(above, depth)) {
+        stack[above]!.folder!.close();
+        stack[above]!.folder = undefined;
+      }
+    }
+    return stack[depth]!.folder!;
+  };
+  const push = (within: number, child: string) => {
+    const folder = open(within).openFolder(child);
+    stack.push({ name: child, folder, entries: undefined, index: 0 });
+    // One level deeper, only the folders now REMOVE_SPAN or REMOVE_SPAN² levels up can fall out of what is kept.
+    const top = stack.length - 1;
+    for (const depth of [top - REMOVE_SPAN, top - REMOVE_SPAN * REMOVE_SPAN]) {
+      const frame = stack[depth];
+      if (frame?.folder !== undefined && !keptOpen(depth, top)) {
+        frame.folder.close();
+        frame.folder = undefined;
+      }
+    }
+  };
   try {
-    for (const entry of folder.list()) {
+    stack.push({ name, folder: parent.openFolder(name), entries: undefined, index: 0 });
+    while (stack.length > 0) {
+      const depth = stack.length - 1;
+      const frame = stack[depth]!;
+      const folder = open(depth);
+      frame.entries ??= folder.list();
+      const entry = frame.entries[frame.index];
+      if (entry === undefined) {
+        // Emptied: removed through its parent's descriptor.
+        folder.close();
+        frame.folder = undefined;
+        stack.pop();
+        const holder = depth === 0 ? parent : open(depth - 1);
+        // The path for a message is joined only on failure: deep down it is long.
+        try {
+          fs.rmdirSync(holder.child(frame.name));
+        } catch (error) {
+          rethrow(holder.pathOf(frame.name), error);
+        }
+        continue;
+      }
+      frame.index += 1;
       if (entry.isDirectory()) {
-        removeTree(folder, entry.name);
+        push(depth, entry.name);
         continue;
       }
       try {
-        attempt(folder.pathOf(entry.name), () => fs.unlinkSync(folder.child(entry.name)));
+        fs.unlinkSync(folder.child(entry.name));
       } catch (error) {
         // Replaced by a folder since the listing: remove it as one.
-        if ((error as NodeJS.ErrnoException).code !== 'EISDIR' && (error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
-        removeTree(folder, entry.name);
+        if ((error as NodeJS.ErrnoException).code !== 'EISDIR' && (error as NodeJS.ErrnoException).code !== 'EPERM') rethrow(folder.pathOf(entry.name), error);
+        push(depth, entry.name);
       }
     }
   } finally {
-    folder.close();
+    for (const frame of stack) frame.folder?.close();
   }
-  attempt(parent.pathOf(name), () => fs.rmdirSync(parent.child(name)));
 }
 
 /**

@@ -2,8 +2,10 @@ import { McpServer, type CallToolResult, type InputRequiredResult, type ServerCo
 import * as z from 'zod';
 import { rootToPath } from '../core/index.js';
 import { ChangedError } from './anchored.js';
+import { HEAVY_TOOLS, heavyCalls, lightCalls } from './callGate.js';
 import { sameWorkspace, type Grant } from './grants.js';
 import { chooseFromRoots } from './legacyRoots.js';
+import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from './limits.js';
 import { refusalResult, serverRefusal, type ServerRefusal } from './refusal.js';
 import { registerResources } from './resources.js';
 import { makeScope, toResult, workspaceUriDescription, type ServerState, type ToolDefinition } from './tool.js';
@@ -46,7 +48,8 @@ function inputOf(args: Record<string, unknown>): string {
 function errorResult(error: unknown): CallToolResult {
   const code = (error as NodeJS.ErrnoException).code;
   const message = error instanceof ChangedError || !(error instanceof Error) ? String((error as Error).message ?? error) : error.message;
-  return { isError: true, content: [{ type: 'text', text: `Error${code ? ` (${code})` : ''}: ${message}` }] };
+  // An errno message names the path, which may be as long as a message allows.
+  return { isError: true, content: [{ type: 'text', text: `Error${code ? ` (${code})` : ''}: ${truncated(message, MAX_ERROR_FIELD_CHARS)}` }] };
 }
 
 /** Authorization: the named workspace must equal a grant exactly after normalisation, never by prefix. */
@@ -103,7 +106,7 @@ async function dispatch(
   const scope = makeScope(state, grant, tool.name, workspaceUri, tool.access);
   try {
     const outcome = await tool.run(args as never, scope);
-    return outcome.kind === 'ok' ? toResult(outcome) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
+    return outcome.kind === 'ok' ? toResult(outcome, tool.output !== null) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
   } catch (error) {
     return errorResult(error);
   }
@@ -154,11 +157,18 @@ export function createServer(state: ServerState, era: Era): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: z.object({ workspaceUri, ...tool.input }),
-        // A result is the tool's own output or a refusal; both are described.
-        outputSchema: z.union([tool.output, refusalSchema]),
+        // A result is the tool's own output or a refusal; both are described. A tool whose result
+        // is content has none: its text is the answer.
+        ...(tool.output !== null ? { outputSchema: z.union([tool.output, refusalSchema]) } : {}),
         annotations: tool.annotations,
       },
-      (args, ctx) => dispatch(tool, args as Record<string, unknown>, ctx, state),
+      async (args, ctx) => {
+        const call = () => dispatch(tool, args as Record<string, unknown>, ctx, state);
+        const result = await (HEAVY_TOOLS.has(tool.name) ? heavyCalls : lightCalls).run(call, ctx.mcpReq.signal);
+        // A refusal's log line is on disk before the client sees the refusal.
+        await state.log.settled();
+        return boundedFailure(result);
+      },
     );
   }
   registerResources(server, state);

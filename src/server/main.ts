@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
-import { buildGrants } from './grants.js';
+import { isInside, splitAbsolute, type Platform } from '../core/index.js';
+import { buildGrants, type Grant } from './grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError } from './options.js';
 import { RefusalLog } from './refusalLog.js';
 import {
@@ -36,6 +37,53 @@ function realPathOf(target: string): string {
   } catch {
     return target;
   }
+}
+
+/** The real path of a folder that may not exist yet: its deepest existing ancestor resolved, the rest as written. */
+function realFolderOf(folder: string): string {
+  const missing: string[] = [];
+  let existing = folder;
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+    missing.unshift(path.basename(existing));
+    existing = path.dirname(existing);
+  }
+  return path.join(realPathOf(existing), ...missing);
+}
+
+/**
+ * Where appending to `file` writes: through its folder's real path, and through a link at the file
+ * itself, dangling or not (appending through a dangling link creates its target).
+ */
+function whereWritesLand(file: string): string {
+  let place = path.join(realFolderOf(path.dirname(file)), path.basename(file));
+  for (let hop = 0; hop < 40; hop += 1) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(place);
+    } catch {
+      return place;
+    }
+    const next = path.resolve(path.dirname(place), target);
+    place = path.join(realFolderOf(path.dirname(next)), path.basename(next));
+  }
+  return place;
+}
+
+/**
+ * The grant whose workspace holds the refusal log or its rotated file, as given or where writes to
+ * them land, compared as the workspace compares names.
+ */
+function grantHoldingLog(log: string, grants: readonly Grant[], platform: Platform): Grant | undefined {
+  const places = [log, `${log}.1`].flatMap((file) => [file, whereWritesLand(file)]);
+  for (const place of places) {
+    const split = splitAbsolute(place, platform);
+    if (split === null) continue;
+    const holder = grants.find((grant) =>
+      [grant.root.real, grant.root.split].some((root) => root !== undefined && root !== null && isInside(root, split, grant.root.comparison)),
+    );
+    if (holder !== undefined) return holder;
+  }
+  return undefined;
 }
 
 /** Re-runs this same command inside the sandbox; the parent only waits and passes the exit status on. */
@@ -95,6 +143,15 @@ export function runServer(args: readonly string[]): number | 'serving' {
   }
   const refusalLog = options.refusalLog === undefined ? undefined : path.resolve(options.refusalLog);
   if (refusalLog) {
+    // Checked before its folder is made: a refused log leaves nothing behind in the workspace.
+    const holder = grantHoldingLog(refusalLog, grants, platform);
+    if (holder !== undefined) {
+      log(
+        `--refusal-log ${refusalLog} lies (or writes) inside the granted workspace ${holder.uri}: the agent could delete it, put a link in its place ` +
+          'to have refusals appended to a file elsewhere, or write lines of its own. Put the log outside every workspace.',
+      );
+      return 2;
+    }
     try {
       fs.mkdirSync(path.dirname(refusalLog), { recursive: true });
     } catch (error) {

@@ -12,23 +12,81 @@ export interface RefusalRecord {
   readonly stage: string;
   readonly reason: string;
   readonly trace: Trace | null;
+  /** Present when strings of the record were cut (a huge refused input) or its trace was left out. */
+  readonly truncated?: true;
 }
 
 export const DEFAULT_REFUSAL_LOG_BYTES = 1024 * 1024;
 
+/** Each string of a line (the input, and every copy of it in the trace) is cut past this. */
+export const MAX_LOG_FIELD_CHARS = 2048;
+/** A line's bytes: at most this, and at most half the rotation size, so a line always fits a rotated log. */
+export const MAX_LOG_LINE_BYTES = 64 * 1024;
+/** Lines waiting to be written; past either bound a refusal is counted instead, and the count written as a note. */
+export const MAX_QUEUED_LINES = 1000;
+export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+/** How long an answer waits for its refusal's line to be written. */
+export const MAX_LOG_WAIT_MS = 1000;
+
+const MARKER = (left: number) => `…[${left} more characters not logged]`;
+
+function cutStrings(value: unknown, max: number, cut: { any: boolean }): unknown {
+  if (typeof value === 'string') {
+    if (value.length <= max) return value;
+    cut.any = true;
+    return `${value.slice(0, max)}${MARKER(value.length - max)}`;
+  }
+  if (Array.isArray(value)) return value.map((item) => cutStrings(item, max, cut));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, cutStrings(inner, max, cut)]));
+  }
+  return value;
+}
+
 /**
- * An append-only JSON-lines log, bounded by rotating to `<file>.1` when the next line would pass
- * the limit. Appends are serialised; a failure to write is reported to `onError` and never fails
- * the call that was refused.
+ * One JSON line of at most `maxBytes`: strings are cut first; if that is not enough the trace is
+ * left out, then the remaining strings are cut harder. The full trace of a huge input is worth
+ * less than a log that stays readable.
+ */
+export function boundedLine(record: RefusalRecord, maxBytes: number): string {
+  for (const [max, keepTrace] of [[MAX_LOG_FIELD_CHARS, true], [MAX_LOG_FIELD_CHARS, false], [256, false], [32, false]] as const) {
+    const cut = { any: false };
+    const bounded = cutStrings(keepTrace ? record : { ...record, trace: null }, max, cut) as RefusalRecord;
+    const line = JSON.stringify(cut.any || !keepTrace ? { ...bounded, truncated: true } : bounded);
+    if (Buffer.byteLength(line) + 1 <= maxBytes) return `${line}\n`;
+  }
+  const { time, tool, code, stage } = record;
+  return `${JSON.stringify({ time, tool, workspaceUri: null, input: '', code, stage, reason: '', trace: null, truncated: true })}\n`;
+}
+
+interface Queued {
+  readonly line: string;
+  readonly done: () => void;
+}
+
+/**
+ * An append-only JSON-lines log, bounded by rotating to `<file>.1` when the next lines would pass
+ * the limit. Lines are bounded in size, and the queue of lines waiting to be written is bounded:
+ * past it, refusals are counted and the count is written as a note line when there is room again.
+ * Lines are written in batches by one writer; `record` resolves once its line is on disk (or
+ * dropped), and `settled` once every line recorded so far is. A failure to write is reported to
+ * `onError` and never fails the call that was refused.
  */
 export class RefusalLog {
-  private queue: Promise<void> = Promise.resolve();
+  private queue: Queued[] = [];
+  private queuedBytes = 0;
+  private dropped = 0;
+  private writing: Promise<void> | undefined;
+  private last: Promise<void> = Promise.resolve();
+  private readonly lineBytes: number;
 
   constructor(
     readonly file: string | undefined,
     private readonly maxBytes: number,
     private readonly onError: (error: Error) => void,
-  ) {}
+  ) {
+    this.lineBytes = Math.min(MAX_LOG_LINE_BYTES, Math.floor(maxBytes / 2));
+  }
 
   /** Records one refusal, stamped now. */
   record(tool: string, workspaceUri: string | null, input: string, refusal: Pick<RefusalRecord, 'code' | 'stage' | 'reason' | 'trace'>): Promise<void> {
@@ -46,20 +104,80 @@ export class RefusalLog {
 
   append(record: RefusalRecord): Promise<void> {
     if (this.file === undefined) return Promise.resolve();
-    const file = this.file;
-    const line = `${JSON.stringify(record)}\n`;
-    this.queue = this.queue.then(async () => {
-      try {
-        await fsp.mkdir(path.dirname(file), { recursive: true });
-        const size = await fsp.stat(file).then((stats) => stats.size, () => 0);
-        // A failed rotation is reported, and the newest line is still written.
-        if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) await this.rotate(file).catch((error: Error) => this.onError(error));
-        await fsp.appendFile(file, line, { mode: 0o600 });
-      } catch (error) {
-        this.onError(error as Error);
-      }
+    let line: string;
+    try {
+      line = boundedLine(record, this.lineBytes);
+    } catch (error) {
+      this.onError(error as Error);
+      return Promise.resolve();
+    }
+    if (this.queue.length >= MAX_QUEUED_LINES || this.queuedBytes + line.length > MAX_QUEUED_BYTES) {
+      this.dropped += 1;
+      return Promise.resolve();
+    }
+    this.last = new Promise<void>((done) => {
+      this.queue.push({ line, done });
+      this.queuedBytes += line.length;
+      this.writing ??= this.drain();
     });
-    return this.queue;
+    return this.last;
+  }
+
+  /**
+   * Resolves once every line recorded before this call has been written, dropped or failed (lines
+   * are written in order), or after `waitMs`: a log on a stalled disk delays answers, never holds them.
+   */
+  settled(waitMs = MAX_LOG_WAIT_MS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    });
+    return Promise.race([this.last, late]).finally(() => clearTimeout(timer));
+  }
+
+  private async drain(): Promise<void> {
+    const file = this.file!;
+    try {
+      while (this.queue.length > 0 || this.dropped > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        this.queuedBytes = 0;
+        const lines = batch.map((entry) => entry.line);
+        if (this.dropped > 0) {
+          lines.unshift(`${JSON.stringify({ time: new Date().toISOString(), note: `${this.dropped} refusals not logged: they came faster than the log could be written` })}\n`);
+          this.dropped = 0;
+        }
+        // In parts of at most the rotation size, so rotation keeps the log near its limit.
+        let part = '';
+        let partBytes = 0;
+        for (const line of lines) {
+          const bytes = Buffer.byteLength(line);
+          if (part !== '' && partBytes + bytes > this.maxBytes) {
+            await this.write(file, part);
+            part = '';
+            partBytes = 0;
+          }
+          part += line;
+          partBytes += bytes;
+        }
+        if (part !== '') await this.write(file, part);
+        for (const entry of batch) entry.done();
+      }
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  private async write(file: string, text: string): Promise<void> {
+    try {
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      const size = await fsp.stat(file).then((stats) => stats.size, () => 0);
+      // A failed rotation is reported, and the newest lines are still written.
+      if (size > 0 && size + Buffer.byteLength(text) > this.maxBytes) await this.rotate(file).catch((error: Error) => this.onError(error));
+      await fsp.appendFile(file, text, { mode: 0o600 });
+    } catch (error) {
+      this.onError(error as Error);
+    }
   }
 
   /**

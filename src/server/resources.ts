@@ -1,48 +1,120 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import nodePath from 'node:path';
 import { ProtocolError, ProtocolErrorCode, type McpServer, type Resource } from '@modelcontextprotocol/server';
+import * as z from 'zod';
 import { pathToUri, traceAgainst, type Trace } from '../core/index.js';
-import { anchorOf, ChangedError, readFile } from './anchored.js';
+import { anchorOf, readFile } from './anchored.js';
+import { heavyCalls } from './callGate.js';
 import type { Grant } from './grants.js';
+import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES, MAX_WALK_DEPTH, RESOURCE_PAGE_ENTRIES, RESOURCE_PAGE_MILLISECONDS, RESOURCES_PER_PAGE } from './limits.js';
 import { mimeTypeOf } from './mime.js';
 import type { ServerState } from './tool.js';
+import { STOP, walk } from './walk.js';
 
-/** Enough to browse a workspace; an agent lists folders with the tools beyond this. */
-export const MAX_LISTED_RESOURCES = 1000;
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
-const MAX_RESOURCE_BYTES = 16 * 1024 * 1024;
+/** A resource read answers with the file's text or base64, which must fit one answer. */
+const MAX_RESOURCE_BYTES = MAX_MEDIA_BYTES;
+/** A cursor names at most one folder per level of the walk: anything longer is not one of ours. */
+const MAX_CURSOR_CHARS = 64 * 1024;
+/** Entries a page examines whatever the time: a folder that alone takes the page's time to read must not stop every page where it began. */
+const RESOURCE_PAGE_MIN_ENTRIES = 1000;
 
-/** Files of one workspace, breadth first, each folder opened from the root's descriptor down, never through a link. */
-function listFiles(grant: Grant, state: ServerState, limit: number): Resource[] {
-  const anchor = anchorOf(grant, state.platform);
-  const resources: Resource[] = [];
-  const queue: string[][] = [[]];
-  while (queue.length > 0 && resources.length < limit) {
-    const names = queue.shift()!;
-    let folder;
-    try {
-      folder = anchor.folder(names);
-    } catch (error) {
-      // Removed, unreadable, or replaced by a link since it was listed: skipped.
-      if (error instanceof ChangedError || typeof (error as NodeJS.ErrnoException).code === 'string') continue;
-      throw error;
-    }
-    try {
-      for (const entry of folder.list()) {
-        if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) queue.push([...names, entry.name]);
-        else if (entry.isFile() && resources.length < limit) {
-          resources.push({
-            uri: pathToUri(folder.pathOf(entry.name), state.platform),
-            name: [...names, entry.name].join('/'),
-            mimeType: mimeTypeOf(entry.name),
-          });
-        }
-      }
-    } catch (error) {
-      if (typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
-    } finally {
-      folder.close();
-    }
+/** Where a resources/list page stopped: which workspace, and where in its walk (anchored walk positions). */
+interface Position {
+  readonly grant: number;
+  readonly after: readonly string[];
+}
+
+/**
+ * Cursors are opaque to the client (MCP pagination) and signed with a key this process made at
+ * start-up: a cursor the server did not hand out, or one from an earlier run, is refused
+ * (-32602), so a forged one can never name a folder the walk did not reach.
+ */
+const cursorKey = randomBytes(32);
+
+function signature(payload: string): Buffer {
+  return createHmac('sha256', cursorKey).update(payload).digest().subarray(0, 16);
+}
+
+function encodeCursor(position: Position): string {
+  const payload = Buffer.from(JSON.stringify({ g: position.grant, a: position.after })).toString('base64url');
+  return `${payload}.${signature(payload).toString('base64url')}`;
+}
+
+function validName(name: unknown): name is string {
+  return typeof name === 'string' && name.length <= 1024 && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}
+
+function decodeCursor(cursor: string, grants: number): Position {
+  const invalid = (why: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${why}. Pass a nextCursor from resources/list exactly, or no cursor to start over.`);
+  if (cursor.length > MAX_CURSOR_CHARS) throw invalid('it is longer than any cursor this server hands out');
+  const [payload, mac, extra] = cursor.split('.');
+  if (payload === undefined || mac === undefined || extra !== undefined) throw invalid('it is not one this server handed out');
+  const given = Buffer.from(mac, 'base64url');
+  const expected = signature(payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('it is not one this server handed out (or it is from an earlier run)');
+  let value: { g?: unknown; a?: unknown };
+  try {
+    value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof value;
+  } catch {
+    throw invalid('it does not decode');
   }
-  return resources;
+  const { g, a } = value;
+  if (typeof g !== 'number' || !Number.isInteger(g) || g < 0 || g >= grants) throw invalid('it names no workspace');
+  if (!Array.isArray(a) || a.length === 0 || a.length > MAX_WALK_DEPTH + 1) throw invalid('it names no place in a walk');
+  if (!a.every((name, i) => validName(name) && (name !== '' || i === a.length - 1))) throw invalid('it names no place in a walk');
+  return { grant: g, after: a as string[] };
+}
+
+/**
+ * One page of files, workspace after workspace: each walked depth first in name order from its
+ * root descriptor down, never through a link, skipping .git and node_modules. A page ends when
+ * it holds RESOURCES_PER_PAGE resources, or has examined RESOURCE_PAGE_ENTRIES entries, or has
+ * run RESOURCE_PAGE_MILLISECONDS; its cursor says where the next one begins.
+ */
+function listPage(state: ServerState, from: Position): { resources: Resource[]; next: Position | undefined } {
+  const resources: Resource[] = [];
+  const deadline = Date.now() + RESOURCE_PAGE_MILLISECONDS;
+  let examined = 0;
+  let position: Position | undefined = from;
+  while (position !== undefined && position.grant < state.grants.length) {
+    const grant: Grant = state.grants[position.grant]!;
+    const anchor = anchorOf(grant, state.platform);
+    let result;
+    try {
+      result = walk<true>({
+        anchor,
+        start: [],
+        context: true,
+        maxEntries: RESOURCE_PAGE_ENTRIES - examined,
+        deadline,
+        minEntries: Math.min(RESOURCE_PAGE_MIN_ENTRIES, RESOURCE_PAGE_ENTRIES - examined),
+        resume: position.after,
+        exclude: (entry) => entry.type === 'directory' && SKIPPED_FOLDERS.has(entry.name),
+        visit(entry, below) {
+          if (entry.type === 'file') {
+            resources.push({
+              uri: pathToUri(nodePath.join(anchor.rootPath, ...entry.names), state.platform),
+              name: entry.relative,
+              mimeType: mimeTypeOf(entry.name),
+            });
+            // Stopping on a file that is already listed: the next page starts after it.
+            if (resources.length >= RESOURCES_PER_PAGE) return STOP;
+          }
+          return below.kind === 'folder' ? true : undefined;
+        },
+      });
+    } catch (error) {
+      // A workspace root that cannot be read now is passed by.
+      if (typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
+      result = { stopped: 'done' as const, examined: 0, position: undefined };
+    }
+    examined += result.examined;
+    if (result.stopped === 'done') position = { grant: position.grant + 1, after: [''] };
+    else return { resources, next: { grant: position.grant, after: result.position! } };
+    if (examined >= RESOURCE_PAGE_ENTRIES || Date.now() > deadline) break;
+  }
+  return { resources, next: position !== undefined && position.grant < state.grants.length ? position : undefined };
 }
 
 /** The grant that contains the URI (the deepest when workspaces nest), or the trace that says why none does. */
@@ -57,25 +129,30 @@ function locate(uri: string, state: ServerState): { grant: Grant; trace: Trace }
   return { refusal: first };
 }
 
+/** Params as MCP defines them; checked here so a wrong type is -32602 (Invalid params), not an internal error. */
+const listParams = z.looseObject({ cursor: z.string().optional() });
+const readParams = z.looseObject({ uri: z.string() });
+
 /**
- * Resources: every granted workspace's files, with URIs built by pathToFileURL so each converts
- * back to its file; `resources/read` of any URI goes through the same pipeline as the tools.
- * Registered on the low-level server so the read handler sees the URI exactly as sent, before
- * any URL parser has rewritten it.
+ * Resources: every granted workspace's files, paginated, with URIs built by pathToFileURL so each
+ * converts back to its file; `resources/read` of any URI goes through the same pipeline as the
+ * tools. Registered on the low-level server so the read handler sees the URI exactly as sent,
+ * before any URL parser has rewritten it. Both take a turn at the heavy-call gate.
  */
 export function registerResources(server: McpServer, state: ServerState): void {
   server.server.registerCapabilities({ resources: {} });
-  server.server.setRequestHandler('resources/list', async () => {
-    const resources: Resource[] = [];
-    for (const grant of state.grants) resources.push(...listFiles(grant, state, MAX_LISTED_RESOURCES - resources.length));
-    return { resources };
+  server.server.setRequestHandler('resources/list', { params: listParams }, async (params, ctx) => {
+    const from = params.cursor === undefined ? { grant: 0, after: [''] } : decodeCursor(params.cursor, state.grants.length);
+    const page = await heavyCalls.run(async () => listPage(state, from), ctx.mcpReq.signal);
+    return { resources: page.resources, ...(page.next !== undefined ? { nextCursor: encodeCursor(page.next) } : {}) };
   });
-  server.server.setRequestHandler('resources/read', async (request) => {
-    const uri = request.params.uri;
+  server.server.setRequestHandler('resources/read', { params: readParams }, async (params, ctx) => {
+    const uri = params.uri;
     const located = locate(uri, state);
     if ('refusal' in located) {
       const trace = located.refusal;
-      void state.log.record('resources/read', null, uri, { code: trace.code!, stage: trace.stage, reason: trace.reason, trace });
+      // On disk before the client sees the refusal; a failure to write it is reported, never thrown.
+      await state.log.record('resources/read', null, uri, { code: trace.code!, stage: trace.stage, reason: trace.reason, trace });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Refused (${trace.code} at ${trace.stage}): ${trace.reason}`, {
         uri,
         code: trace.code,
@@ -83,13 +160,25 @@ export function registerResources(server: McpServer, state: ServerState): void {
         reason: trace.reason,
       });
     }
-    const { bytes } = readFile(anchorOf(located.grant, state.platform), located.trace.path!, MAX_RESOURCE_BYTES);
-    const mimeType = mimeTypeOf(located.trace.path!);
-    const text = new TextDecoder('utf-8', { fatal: true });
-    try {
-      return { contents: [{ uri, mimeType, text: text.decode(bytes) }] };
-    } catch {
+    return heavyCalls.run(async () => {
+      const path = located.trace.path!;
+      const { bytes } = readFile(anchorOf(located.grant, state.platform), path, MAX_RESOURCE_BYTES);
+      const mimeType = mimeTypeOf(path);
+      const text = new TextDecoder('utf-8', { fatal: true });
+      let decoded: string | undefined;
+      try {
+        decoded = text.decode(bytes);
+      } catch {
+        // not UTF-8: sent as base64
+      }
+      if (decoded !== undefined && jsonLength(decoded) <= MAX_ANSWER_BYTES) return { contents: [{ uri, mimeType, text: decoded }] };
+      if (decoded !== undefined) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `${uri} takes more than the ${formatBytes(MAX_ANSWER_BYTES)} one answer carries once encoded; read it in parts with read_text_file (head, tail).`,
+        );
+      }
       return { contents: [{ uri, mimeType, blob: bytes.toString('base64') }] };
-    }
+    }, ctx.mcpReq.signal);
   });
 }

@@ -69,7 +69,12 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly description: string;
   /** Fields besides workspaceUri, which every workspace tool takes. */
   readonly input: Shape;
-  readonly output: z.ZodObject;
+  /**
+   * The structured result. Null for a tool whose result is content (a file's text): it is then
+   * sent once, as the result's text, with no output schema and no structured result, because
+   * clients that have a structured result show it to the model instead of the text (VS Code does).
+   */
+  readonly output: z.ZodObject | null;
   readonly annotations: ToolAnnotations;
   /** `write` needs a read-write grant. */
   readonly access: 'read' | 'write';
@@ -182,9 +187,7 @@ export function makeScope(state: ServerState, grant: Grant, tool: string, worksp
   };
 }
 
-export function toResult(outcome: Extract<Outcome, { kind: 'ok' }>): CallToolResult {
-  return {
-    content: [...(outcome.content ?? []), { type: 'text', text: outcome.text }],
-    structuredContent: outcome.structured,
-  };
+export function toResult(outcome: Extract<Outcome, { kind: 'ok' }>, structured: boolean): CallToolResult {
+  const content: ContentBlock[] = [...(outcome.content ?? []), { type: 'text', text: outcome.text }];
+  return structured ? { content, structuredContent: outcome.structured } : { content };
 }

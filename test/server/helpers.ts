@@ -302,6 +302,16 @@ export function expectOk(result: ToolResult, what: string): Record<string, any> 
   return result.structuredContent;
 }
 
+/**
+ * A successful result of a tool whose answer is content (read_text_file, read_multiple_files):
+ * the text is the answer, and no structured result repeats it.
+ */
+export function expectContent(result: ToolResult, what: string): string {
+  assert.notEqual(result.isError, true, `${what}: expected success, got an error: ${textOf(result)}`);
+  assert.equal(result.structuredContent, undefined, `${what}: the content is sent once, as text, with no structured result`);
+  return textOf(result);
+}
+
 export interface ExpectedRefusal {
   readonly code: (typeof REFUSAL_CODES)[number];
   readonly stage?: string;

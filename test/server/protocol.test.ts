@@ -10,6 +10,7 @@ import {
   CLIENT_KINDS,
   assertJsonRpc,
   connect,
+  expectContent,
   expectOk,
   expectRefusal,
   fileUri,
@@ -80,11 +81,19 @@ for (const { kind, version } of CLIENT_KINDS) {
       assert.deepEqual(tools.map((tool) => tool.name).sort(), ALL_TOOLS);
     });
 
-    test('every tool has a title, a description, an object inputSchema and an outputSchema', () => {
+    // A tool whose answer is a file's content has no outputSchema: clients that have a structured
+    // result show it to the model instead of the text (VS Code does), so the text is the answer.
+    const CONTENT_TOOLS = ['read_text_file', 'read_multiple_files'];
+
+    test('every tool has a title, a description, an object inputSchema, and an outputSchema unless its answer is content', () => {
       for (const tool of tools) {
         assert.ok(tool.title && tool.title.length > 0, `${tool.name}: title`);
         assert.ok(tool.description && tool.description.length > 20, `${tool.name}: description`);
         assert.equal(tool.inputSchema.type, 'object', `${tool.name}: inputSchema`);
+        if (CONTENT_TOOLS.includes(tool.name)) {
+          assert.equal(tool.outputSchema, undefined, `${tool.name}: its content is its text`);
+          continue;
+        }
         assert.ok(tool.outputSchema, `${tool.name}: outputSchema`);
         assert.equal(tool.outputSchema.type, 'object', `${tool.name}: outputSchema type`);
       }
@@ -118,6 +127,7 @@ for (const { kind, version } of CLIENT_KINDS) {
         assert.ok(property, `${tool.name}: no workspaceUri`);
         assert.equal(property.type, 'string');
         assert.match(property.description, /list_workspaces/, `${tool.name}: workspaceUri's description points at list_workspaces`);
+        if (CONTENT_TOOLS.includes(tool.name)) continue;
         const refusalBranch = propertiesOf(tool.outputSchema).map(([name]) => name);
         for (const field of ['refused', 'code', 'stage', 'reason', 'next']) assert.ok(refusalBranch.includes(field), `${tool.name}: the outputSchema has no ${field}`);
       }
@@ -179,9 +189,8 @@ describe('legacy roots adapter on 2026-07-28: roots only choose among grants, th
     setRoots(A);
     const callsBefore = toolCalls(session.wire).length;
     const rootsBefore = session.rootsCalls;
-    const s = expectOk(await session.call('read_text_file', { path: 'a.txt' }), 'read without workspaceUri');
-    assert.equal(s.content, 'from alpha');
-    assert.equal(s.path, path.join(a, 'a.txt'));
+    const read = await session.call('read_text_file', { path: 'a.txt' });
+    assert.equal(expectContent(read, 'read without workspaceUri'), 'from alpha');
 
     const calls = toolCalls(session.wire).slice(callsBefore);
     assert.equal(calls.length, 2, 'two tools/call requests: the first, and its retry with the roots');
@@ -277,7 +286,8 @@ describe('on 2025-11-25 (v1 client with the roots capability) no server-to-clien
       assert.equal(fs.existsSync(path.join(ws, 'new.txt')), false);
       assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a');
       // With workspaceUri everything works, refusals included.
-      assert.equal(expectOk(await session.call('read_text_file', { workspaceUri: W, path: 'a.txt' }), 'read').content, 'a');
+      const read = await session.call('read_text_file', { workspaceUri: W, path: 'a.txt' });
+      assert.equal(expectContent(read, 'read'), 'a');
       expectRefusal(await session.call('read_text_file', { workspaceUri: W, path: '../outside.txt' }), { code: 'ERR_OUTSIDE' }, 'outside');
       expectRefusal(await session.call('read_text_file', { workspaceUri: fileUri(base), path: 'outside.txt' }), { code: 'ERR_NOT_GRANTED' }, 'not granted');
       await session.listResources();

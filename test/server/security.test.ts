@@ -10,6 +10,7 @@ import {
   CLIENT_KINDS,
   STAGE_NAMES,
   connect,
+  expectContent,
   expectOk,
   expectRefusal,
   fileUri,
@@ -242,8 +243,10 @@ for (const { kind, version } of CLIENT_KINDS) {
     });
 
     test('control: the granted workspace, also with a trailing slash, is accepted', async () => {
-      assert.equal(expectOk(await session.call('read_text_file', { workspaceUri: W, path: 'todo.md' }), 'exact').content, 'inside');
-      assert.equal(expectOk(await session.call('read_text_file', { workspaceUri: `${W}/`, path: 'todo.md' }), 'trailing slash').content, 'inside');
+      for (const [workspaceUri, what] of [[W, 'exact'], [`${W}/`, 'trailing slash']] as const) {
+        const read = await session.call('read_text_file', { workspaceUri, path: 'todo.md' });
+        assert.equal(expectContent(read, what), 'inside', what);
+      }
     });
   });
 }
@@ -312,14 +315,11 @@ describe('symlink escapes: links inside the workspace that point outside (v2 cli
       expectRefusal(result, escape, `${tool} ${JSON.stringify(args)}`);
       assertNoLeak(result, SECRET, tool);
     }
-    const many = expectOk(await call('read_multiple_files', { paths: ['a.txt', 'link-file', 'link-dir/secret.txt'] }), 'read_multiple_files');
-    assert.equal(many.files[0].content, 'inside a');
-    for (const entry of many.files.slice(1)) {
-      assert.equal(entry.ok, false);
-      assert.equal(entry.code, 'ERR_SYMLINK_ESCAPE');
-      assert.equal(entry.content, undefined);
-    }
-    assert.ok(!JSON.stringify(many).includes(SECRET), 'read_multiple_files leaked the outside file');
+    const manyResult = await call('read_multiple_files', { paths: ['a.txt', 'link-file', 'link-dir/secret.txt'] });
+    const sections = expectContent(manyResult, 'read_multiple_files').split('\n---\n');
+    assert.equal(sections[0], 'a.txt:\ninside a');
+    for (const section of sections.slice(1)) assert.match(section, /: Refused \(ERR_SYMLINK_ESCAPE /);
+    assert.ok(!JSON.stringify(manyResult).includes(SECRET), 'read_multiple_files leaked the outside file');
     assert.deepEqual(snapshot(outside), before, 'the outside tree is unchanged');
   });
 
@@ -337,9 +337,8 @@ describe('symlink escapes: links inside the workspace that point outside (v2 cli
 
   test('control: a link whose chain stays inside is followed', async () => {
     link('inside-link', 'inside-target.txt');
-    const s = expectOk(await call('read_text_file', { path: 'inside-link' }), 'read inside link');
-    assert.equal(s.content, 'inside target');
-    assert.equal(s.path, at('inside-target.txt'), 'the result names the real file');
+    const read = await call('read_text_file', { path: 'inside-link' });
+    assert.equal(expectContent(read, 'read inside link'), 'inside target');
   });
 
   test('write_file and create_directory through an escaping directory link are refused; nothing is created outside', async () => {
@@ -450,8 +449,11 @@ describe('a read-only grant (--read-only-workspace) beside a read-write one (v2 
 
   test('every read tool works on the read-only workspace', async () => {
     const call = (name: string, args: Record<string, unknown>) => session.call(name, { workspaceUri: RO, ...args });
-    assert.equal(expectOk(await call('read_text_file', { path: 'file.txt', head: 1 }), 'read').content, 'read me');
-    assert.equal(expectOk(await call('read_multiple_files', { paths: ['file.txt', 'folder/inner.txt'] }), 'read many').files[1].content, 'inner');
+    const read = await call('read_text_file', { path: 'file.txt', head: 1 });
+    assert.equal(expectContent(read, 'read'), 'read me');
+    const many = await call('read_multiple_files', { paths: ['file.txt', 'folder/inner.txt'] });
+    assert.match(expectContent(many, 'read many'), /^folder\/inner\.txt:\ninner$/m);
+    assert.match(textOf(many), /^folder\/inner\.txt:\ninner$/m);
     assert.equal(expectOk(await call('read_media_file', { path: 'file.txt' }), 'read media').size, 15);
     assert.ok(expectOk(await call('list_directory', { path: '.' }), 'list').entries.length >= 3);
     expectOk(await call('list_directory_with_sizes', { path: '.' }), 'list with sizes');
@@ -531,7 +533,7 @@ describe('a read-only grant (--read-only-workspace) beside a read-write one (v2 
         expectRefusal(await outer.call(tool, { workspaceUri: fileUri(base), ...args }), { code: 'ERR_READ_ONLY' }, `${tool} ${JSON.stringify(args)}`);
       }
       assert.deepEqual(snapshot(ro), before, 'the nested read-only workspace is unchanged');
-      expectOk(await outer.call('read_text_file', { workspaceUri: fileUri(base), path: 'ro/file.txt' }), 'reading through the outer grant');
+      expectContent(await outer.call('read_text_file', { workspaceUri: fileUri(base), path: 'ro/file.txt' }), 'reading through the outer grant');
     } finally {
       await outer.close();
     }
@@ -582,7 +584,7 @@ describe('the refusal log (--refusal-log)', () => {
     const log = path.join(base, 'logs', 'nested', 'refusals.jsonl'); // its folder does not exist yet
     const session = await connect('v2', { args: ['--workspace', W, '--read-only-workspace', RO, '--refusal-log', log] });
     try {
-      expectOk(await session.call('read_text_file', { workspaceUri: W, path: 'a.txt' }), 'a success');
+      expectContent(await session.call('read_text_file', { workspaceUri: W, path: 'a.txt' }), 'a success');
       const refusals: [string, Record<string, unknown>, string, string][] = [
         ['delete_path', { workspaceUri: W, path: `${W}/%2e%2e/outside/secret.txt` }, 'ERR_OUTSIDE', 'containment'],
         ['read_text_file', { workspaceUri: W, path: 'escape' }, 'ERR_SYMLINK_ESCAPE', 'realpath'],
@@ -592,8 +594,8 @@ describe('the refusal log (--refusal-log)', () => {
         ['delete_path', { workspaceUri: RO, path: 'b.txt' }, 'ERR_READ_ONLY', 'server'],
       ];
       for (const [tool, args, code] of refusals) expectRefusal(await session.call(tool, args), { code: code as ExpectedRefusal['code'] }, `${tool} ${code}`);
-      const many = expectOk(await session.call('read_multiple_files', { workspaceUri: W, paths: ['a.txt', '../outside/secret.txt'] }), 'read many');
-      assert.equal(many.files[1].code, 'ERR_OUTSIDE');
+      const many = expectContent(await session.call('read_multiple_files', { workspaceUri: W, paths: ['a.txt', '../outside/secret.txt'] }), 'read many');
+      assert.match(many.split('\n---\n')[1]!, /: Refused \(ERR_OUTSIDE /);
 
       const lines = await eventually(() => {
         const read = readLog(log);
@@ -643,7 +645,8 @@ describe('the refusal log (--refusal-log)', () => {
         const s = expectRefusal(await session.call('delete_path', { workspaceUri: W, path: `../outside/secret.txt` }), { code: 'ERR_OUTSIDE', stage: 'containment' }, `refusal ${i + 1} with a broken log`);
         assert.equal(s.input, '../outside/secret.txt');
       }
-      assert.equal(expectOk(await session.call('read_text_file', { workspaceUri: W, path: 'a.txt' }), 'a success after').content, 'a');
+      const read = await session.call('read_text_file', { workspaceUri: W, path: 'a.txt' });
+      assert.equal(expectContent(read, 'a success after'), 'a');
       await eventually(() => assert.match(session.stderr(), /could not write the refusal log/), 'the failure is reported on stderr');
       assert.ok(fs.existsSync(path.join(base, 'outside/secret.txt')));
     } finally {

@@ -10,6 +10,7 @@ import {
   STAGE_NAMES,
   connect,
   expectError,
+  expectContent,
   expectOk,
   expectRefusal,
   fileUri,
@@ -122,16 +123,20 @@ for (const { kind, version } of CLIENT_KINDS) {
       assert.equal(outside.path, path.join(base, 'elsewhere.txt'));
     });
 
-    test('read_text_file: whole file, head, tail; the uri names the real file', async () => {
-      const whole = expectOk(await call('read_text_file', { path: 'docs/readme.md' }), 'read whole');
-      assert.deepEqual(whole, { path: at('docs/readme.md'), uri: fileUri(at('docs/readme.md')), content: 'line 1\nline 2\nline 3\nline 4\nline 5\n' });
-      const head = expectOk(await call('read_text_file', { path: 'docs/readme.md', head: 2 }), 'read head');
-      assert.equal(head.content, 'line 1\nline 2');
-      const tail = expectOk(await call('read_text_file', { path: 'docs/readme.md', tail: 2 }), 'read tail');
-      assert.equal(tail.content, 'line 4\nline 5');
+    test('read_text_file: whole file, head, tail; the text is the content, sent once; the uri names the real file', async () => {
+      const text = async (args: Record<string, unknown>, what: string) => {
+        const result = await call('read_text_file', args);
+        return { text: expectContent(result, what), blocks: result.content.length };
+      };
+      const whole = await text({ path: 'docs/readme.md' }, 'read whole');
+      assert.equal(whole.text, 'line 1\nline 2\nline 3\nline 4\nline 5\n');
+      assert.equal(whole.blocks, 1, 'one text block');
+      const head = await text({ path: 'docs/readme.md', head: 2 }, 'read head');
+      assert.equal(head.text, 'line 1\nline 2');
+      assert.equal((await text({ path: 'docs/readme.md', tail: 2 }, 'read tail')).text, 'line 4\nline 5');
       // The same file named by an absolute path and by a file: URI inside the workspace.
-      assert.equal(expectOk(await call('read_text_file', { path: at('docs/readme.md'), head: 1 }), 'absolute').content, 'line 1');
-      assert.equal(expectOk(await call('read_text_file', { path: fileUri(at('docs/readme.md')), tail: 1 }), 'uri').content, 'line 5');
+      assert.equal((await text({ path: at('docs/readme.md'), head: 1 }, 'absolute')).text, 'line 1');
+      assert.equal((await text({ path: fileUri(at('docs/readme.md')), tail: 1 }, 'uri')).text, 'line 5');
       expectError(await call('read_text_file', { path: 'docs/readme.md', head: 1, tail: 1 }), /head or tail/, 'head and tail');
       expectError(await call('read_text_file', { path: 'docs/missing.md' }), /ENOENT/, 'missing file');
     });
@@ -139,7 +144,8 @@ for (const { kind, version } of CLIENT_KINDS) {
     test('read_media_file: an image block, an audio block, a resource block for unknown types', async () => {
       const png = await call('read_media_file', { path: 'media/pixel.png' });
       const s = expectOk(png, 'read png');
-      assert.deepEqual(s, { path: at('media/pixel.png'), uri: fileUri(at('media/pixel.png')), mimeType: 'image/png', size: PNG.length, data: PNG.toString('base64') });
+      // The data is in the image block only; the structured result describes it.
+      assert.deepEqual(s, { path: at('media/pixel.png'), uri: fileUri(at('media/pixel.png')), mimeType: 'image/png', size: PNG.length });
       const image = png.content.find((block) => block.type === 'image');
       assert.ok(image, 'an image content block');
       assert.equal(image.data, PNG.toString('base64'));
@@ -152,26 +158,22 @@ for (const { kind, version } of CLIENT_KINDS) {
       const bin = await call('read_media_file', { path: 'media/blob.bin' });
       const b = expectOk(bin, 'read bin');
       assert.equal(b.mimeType, 'application/octet-stream');
-      assert.deepEqual(Buffer.from(b.data, 'base64'), BINARY);
+      assert.equal(b.size, BINARY.length);
       const resource = bin.content.find((block) => block.type === 'resource');
       assert.ok(resource?.resource, 'an embedded resource block');
-      assert.equal(resource.resource.blob, BINARY.toString('base64'));
+      assert.deepEqual(Buffer.from(String(resource.resource.blob), 'base64'), BINARY);
       assert.equal(resource.resource.uri, fileUri(at('media/blob.bin')));
     });
 
     test('read_multiple_files: each file on its own; a missing file and an outside path do not stop the others', async () => {
       const result = await call('read_multiple_files', { paths: ['many/a.txt', 'many/missing.txt', '../outside.txt', 'many/b.txt'] });
-      const s = expectOk(result, 'read_multiple_files');
-      assert.equal(s.files.length, 4);
-      assert.deepEqual(s.files[0], { input: 'many/a.txt', ok: true, path: at('many/a.txt'), content: 'content a' });
-      assert.equal(s.files[1].ok, false);
-      assert.equal(s.files[1].code, 'ENOENT');
-      assert.equal(typeof s.files[1].error, 'string');
-      assert.equal(s.files[2].ok, false);
-      assert.equal(s.files[2].code, 'ERR_OUTSIDE');
-      assert.equal(s.files[2].stage, 'containment');
-      assert.equal(s.files[2].content, undefined);
-      assert.deepEqual(s.files[3], { input: 'many/b.txt', ok: true, path: at('many/b.txt'), content: 'content b' });
+      // Each file's content, or why it was not read, under its path, in the order given.
+      const sections = expectContent(result, 'read_multiple_files').split('\n---\n');
+      assert.equal(sections.length, 4);
+      assert.equal(sections[0], 'many/a.txt:\ncontent a');
+      assert.match(sections[1]!, /^many\/missing\.txt: Error \(ENOENT\): /);
+      assert.match(sections[2]!, /^\.\.\/outside\.txt: Refused \(ERR_OUTSIDE at containment\): /);
+      assert.equal(sections[3], 'many/b.txt:\ncontent b');
     });
 
     test('write_file: creates, then replaces; no temporary file is left behind', async () => {
@@ -191,19 +193,20 @@ for (const { kind, version } of CLIENT_KINDS) {
 
     test('edit_file: dryRun returns the diff and leaves the file; a real edit writes it; a missing or ambiguous oldText changes nothing', async () => {
       const edits = [{ oldText: 'beta', newText: 'BETA' }, { oldText: 'gamma\n', newText: 'gamma\ndelta\n' }];
-      const dry = expectOk(await call('edit_file', { path: 'edit/e.txt', edits, dryRun: true }), 'edit dry run');
-      assert.equal(dry.applied, false);
-      assert.equal(dry.path, at('edit/e.txt'));
-      assert.equal(dry.uri, fileUri(at('edit/e.txt')));
-      assert.match(dry.diff, /^-beta$/m);
-      assert.match(dry.diff, /^\+BETA$/m);
-      assert.match(dry.diff, /^\+delta$/m);
-      assert.match(dry.diff, /^@@ /m);
+      const dryResult = await call('edit_file', { path: 'edit/e.txt', edits, dryRun: true });
+      const dry = expectOk(dryResult, 'edit dry run');
+      assert.deepEqual(dry, { path: at('edit/e.txt'), uri: fileUri(at('edit/e.txt')), applied: false, diffShown: true, linesAdded: 2, linesRemoved: 1, size: 23, lines: 4 });
+      const dryDiff = textOf(dryResult).replace(/^Dry run, nothing written\.\n/, '');
+      assert.match(dryDiff, /^-beta$/m);
+      assert.match(dryDiff, /^\+BETA$/m);
+      assert.match(dryDiff, /^\+delta$/m);
+      assert.match(dryDiff, /^@@ /m);
       assert.equal(fs.readFileSync(at('edit/e.txt'), 'utf8'), 'alpha\nbeta\ngamma\n', 'dry run left the file');
 
-      const real = expectOk(await call('edit_file', { path: 'edit/e.txt', edits }), 'edit');
+      const realResult = await call('edit_file', { path: 'edit/e.txt', edits });
+      const real = expectOk(realResult, 'edit');
       assert.equal(real.applied, true);
-      assert.equal(real.diff, dry.diff, 'the real edit reports the diff the dry run showed');
+      assert.equal(textOf(realResult).replace(/^Edited edit\/e\.txt\.\n/, ''), dryDiff, 'the real edit reports the diff the dry run showed');
       assert.equal(fs.readFileSync(at('edit/e.txt'), 'utf8'), 'alpha\nBETA\ngamma\ndelta\n');
 
       expectError(await call('edit_file', { path: 'edit/e.txt', edits: [{ oldText: 'nowhere', newText: 'x' }] }), /not found/, 'missing oldText');
@@ -233,6 +236,7 @@ for (const { kind, version } of CLIENT_KINDS) {
           { name: 'link', type: 'symlink' },
           { name: 'sub', type: 'directory' },
         ],
+        truncated: false,
       });
       const root = expectOk(await call('list_directory', { path: '.' }), 'list root');
       assert.equal(root.path, ws);

@@ -1,27 +1,25 @@
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { readFile } from '../anchored.js';
+import { formatBytes, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES } from '../limits.js';
 import { mimeTypeOf } from '../mime.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-
-/** Base64 grows the data by a third, and it is sent twice (content and structured): keep it modest. */
-export const MAX_MEDIA_BYTES = 10 * 1024 * 1024;
 
 export const readMediaFile = defineTool({
   name: 'read_media_file',
   title: 'Read an image, audio or other binary file',
   description:
     'Reads a file inside the workspace as base64 with its MIME type (from the file extension; application/octet-stream when unknown). ' +
-    'Images come back as an image block, audio as an audio block, anything else as an embedded resource. ' +
-    `Files over ${MAX_MEDIA_BYTES / (1024 * 1024)} MiB are not read. The file is opened through the checked folders, never following a link swapped in since the check. ` +
+    'Images come back as an image block, audio as an audio block, anything else as an embedded resource; the data is in that block only, ' +
+    'and the structured result describes it (path, uri, mimeType, size). ' +
+    `Files over ${formatBytes(MAX_MEDIA_BYTES)} are not read (their base64 would pass the ${formatBytes(MAX_ANSWER_BYTES)} one answer carries). The file is opened through the checked folders, never following a link swapped in since the check. ` +
     'A refused path comes back with its refusal code, stage and reason.',
   input: { path: pathField },
   output: z.object({
     path: z.string().describe('The real path that was read.'),
     uri: z.string().describe('The file: URI of that path.'),
     mimeType: z.string().describe('The MIME type, from the extension of the real path.'),
-    size: z.number().describe('The size of the file in bytes.'),
-    data: z.string().describe('The file\'s bytes, base64-encoded.'),
+    size: z.number().describe('The size of the file in bytes; the bytes themselves are in the content block.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',
@@ -39,7 +37,7 @@ export const readMediaFile = defineTool({
         ? { type: 'audio', data, mimeType }
         : { type: 'resource', resource: { uri, mimeType, blob: data } };
     return ok(
-      { path: checked.path, uri, mimeType, size: bytes.length, data },
+      { path: checked.path, uri, mimeType, size: bytes.length },
       `${scope.relative(checked.path)}: ${mimeType}, ${bytes.length} bytes.`,
       [block],
     );

@@ -1,80 +1,74 @@
 import * as z from 'zod';
 import { readFile } from '../anchored.js';
+import { AnswerBudget, formatBytes, jsonLength, MAX_ANSWER_BYTES } from '../limits.js';
 import { defineTool, ok } from '../tool.js';
-import { MAX_TEXT_BYTES } from './readTextFile.js';
 
-/** Each file may be up to MAX_TEXT_BYTES: the count bounds what one call can hold in memory. */
 export const MAX_FILES_PER_CALL = 100;
+/** A path longer than any filesystem here takes is not a path: it only makes the answer that echoes it larger. */
+export const MAX_PATH_CHARS = 4096;
 
-interface FileResult {
-  input: string;
-  ok: boolean;
-  path?: string;
-  content?: string;
-  code?: string;
-  stage?: string;
-  reason?: string;
-  error?: string;
+
+/** What an entry costs in the answer besides the file's text: its section header. */
+function entryBytes(input: string, path: string | undefined): number {
+  return 2 * jsonLength(input) + (path === undefined ? 0 : jsonLength(path)) + 160;
 }
 
 export const readMultipleFiles = defineTool({
   name: 'read_multiple_files',
   title: 'Read several text files',
   description:
-    `Reads up to ${MAX_FILES_PER_CALL} files inside the workspace as UTF-8 text in one call. Each file is checked and read on its own: ` +
-    'a refused or unreadable file is reported in its own entry (a refusal with its code, stage and reason; an error with its message) ' +
-    'and does not stop the others. Each file is opened first and proven to be the checked file before a byte is read.',
+    `Reads up to ${MAX_FILES_PER_CALL} files inside the workspace as UTF-8 text in one call; the text of the result holds each file's content ` +
+    'under its path (the text is the whole answer: no structured result repeats it). ' +
+    'Each file is checked and read on its own: a refused or unreadable file is reported in its own entry (a refusal with its code, stage and reason; ' +
+    'an error with its message) and does not stop the others. ' +
+    `The contents share one answer of at most ${formatBytes(MAX_ANSWER_BYTES)} (JSON-encoded): a file that does not fit in what is left is reported with code EFBIG and not read; ` +
+    'read it on its own with read_text_file (head and tail for a large file). Each file is opened first and proven to be the checked file before a byte is read.',
   input: {
     paths: z
-      .array(z.string())
+      .array(z.string().max(MAX_PATH_CHARS))
       .min(1)
       .max(MAX_FILES_PER_CALL)
       .describe('The files: each relative to the workspace (src/index.ts), absolute, or a file:///... URI inside the workspace.'),
   },
-  output: z.object({
-    files: z
-      .array(
-        z.object({
-          input: z.string().describe('The path as given.'),
-          ok: z.boolean().describe('True when the file was read.'),
-          path: z.string().optional().describe('The real path, when the path was not refused.'),
-          content: z.string().optional().describe('The text, when the file was read.'),
-          code: z
-            .string()
-            .optional()
-            .describe('For a refusal, the stable refusal code (ERR_OUTSIDE...); for an error, its errno code (ENOENT...) when it has one.'),
-          stage: z.string().optional().describe('For a refusal, the stage that refused.'),
-          reason: z.string().optional().describe('For a refusal, why, in words.'),
-          error: z.string().optional().describe('For an error that is not a refusal (missing file, too large...), its message.'),
-        }),
-      )
-      .describe('One entry per input, in the order given.'),
-  }),
+  output: null,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',
   async run({ paths }, scope) {
-    const files: FileResult[] = [];
+    const sections: string[] = [];
+    const budget = new AnswerBudget();
     for (const input of paths) {
       const checked = scope.check(input);
       if (!checked.ok) {
         const { code, stage, reason } = checked.refusal;
-        files.push({ input, ok: false, code, stage, reason });
+        sections.push(`${input}: Refused (${code} at ${stage}): ${reason}`);
+        budget.take(entryBytes(input, undefined) + 2 * jsonLength(reason));
         continue;
       }
+      const fail = (code: string | undefined, error: string) => {
+        sections.push(`${input}: Error${code ? ` (${code})` : ''}: ${error}`);
+        budget.take(entryBytes(input, checked.path) + 2 * jsonLength(error));
+      };
+      // Never read more than what is left: a file too large for the answer costs one fstat.
+      const room = Math.max(0, budget.left - entryBytes(input, checked.path));
+      let content: string;
       try {
-        const content = readFile(scope.anchor, checked.path, MAX_TEXT_BYTES).bytes.toString('utf8');
-        files.push({ input, ok: true, path: checked.path, content });
+        const { bytes } = readFile(scope.anchor, checked.path, room);
+        content = bytes.toString('utf8');
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        const message = error instanceof Error ? error.message : String(error);
-        files.push({ input, ok: false, path: checked.path, ...(typeof code === 'string' ? { code } : {}), error: message });
+        if (code === 'EFBIG') {
+          fail('EFBIG', `not read: it does not fit in the ${room} bytes left of this answer's ${formatBytes(MAX_ANSWER_BYTES)}; read it on its own with read_text_file (head and tail for a large file)`);
+        } else fail(typeof code === 'string' ? code : undefined, error instanceof Error ? error.message : String(error));
+        continue;
       }
+      // Escapes can make the encoded text larger than the bytes read.
+      const cost = jsonLength(content) + entryBytes(input, checked.path);
+      if (!budget.take(cost)) {
+        fail('EFBIG', `not read: its text takes ${cost} bytes in an answer, more than the ${budget.left} left of this answer's ${formatBytes(MAX_ANSWER_BYTES)}; read it on its own with read_text_file`);
+        continue;
+      }
+      sections.push(`${input}:\n${content}`);
     }
-    const sections = files.map((file) => {
-      if (file.ok) return `${file.input}:\n${file.content}`;
-      if (file.error !== undefined) return `${file.input}: Error${file.code ? ` (${file.code})` : ''}: ${file.error}`;
-      return `${file.input}: Refused (${file.code} at ${file.stage}): ${file.reason}`;
-    });
-    return ok({ files }, sections.join('\n---\n'));
+    return ok({}, sections.join('\n---\n'));
   },
 });

@@ -1,12 +1,14 @@
-import { Minimatch } from 'minimatch';
+import nodePath from 'node:path';
 import * as z from 'zod';
-import { ChangedError, entryTypeOf, openFolder, type EntryType, type Folder } from '../anchored.js';
+import { type EntryType } from '../anchored.js';
+import { AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { excludePatternsField, excluder } from './directoryTree.js';
+import { STOP, walk } from '../walk.js';
+import { compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';
 
 /** Bounds the work on a huge tree; the result says when the search stopped early. */
-export const MAX_SEARCH_VISITS = 10_000;
+export const MAX_SEARCH_VISITS = MAX_WALK_ENTRIES;
 
 const GLOB_CHARACTERS = /[*?[\]{}]/;
 
@@ -15,9 +17,9 @@ const GLOB_CHARACTERS = /[*?[\]{}]/;
  * against the name at any depth, as exclude patterns are); anything else is a case-insensitive
  * substring of the name.
  */
-function matcherFor(pattern: string): (relative: string, name: string) => boolean {
+function matcherFor(pattern: string, budget: GlobBudget): (relative: string, name: string) => boolean {
   if (GLOB_CHARACTERS.test(pattern)) {
-    const glob = new Minimatch(pattern.replace(/^(\.\/)+/, ''), { dot: true, matchBase: true });
+    const glob = compileGlob(pattern.replace(/^(\.\/)+/, ''), budget);
     return (relative) => glob.match(relative);
   }
   const needle = pattern.toLowerCase();
@@ -36,11 +38,12 @@ export const searchFiles = defineTool({
     'Finds files, folders and links by name under a folder inside the workspace, recursively. ' +
     'pattern is a glob (**/*.ts, src/*.json; a glob without / such as *.ts matches names at any depth, case-sensitively) ' +
     'or, with no glob characters, a substring matched case-insensitively against each name. Names only, never contents. ' +
-    `Links are reported but never followed. At most ${MAX_SEARCH_VISITS} entries are visited; truncated is true when the search stopped there. ` +
-    'A refused path comes back with its refusal code, stage and reason.',
+    `Links are reported but never followed. At most ${MAX_SEARCH_VISITS} entries are examined (excluded ones included), down to ${MAX_WALK_DEPTH} levels below the folder; ` +
+    `truncated is true when the search stopped early. A pattern is at most ${MAX_PATTERN_LENGTH} characters, and the pattern and excludePatterns ` +
+    `expand to at most ${MAX_BRACE_EXPANSION} patterns in all ({a,b} is two). A refused path comes back with its refusal code, stage and reason.`,
   input: {
     path: pathField,
-    pattern: z.string().min(1).describe('A glob such as **/*.ts, or a plain substring of the name (matched ignoring case).'),
+    pattern: z.string().min(1).max(MAX_PATTERN_LENGTH).describe('A glob such as **/*.ts, or a plain substring of the name (matched ignoring case).'),
     excludePatterns: excludePatternsField,
   },
   output: z.object({
@@ -54,7 +57,9 @@ export const searchFiles = defineTool({
         }),
       )
       .describe('Every match, in walk order (each folder sorted by name, its entries before the next sibling).'),
-    truncated: z.boolean().describe(`True when the ${MAX_SEARCH_VISITS}-entry limit stopped the search: there may be more matches.`),
+    truncated: z
+      .boolean()
+      .describe(`True when the search stopped early (the ${MAX_SEARCH_VISITS}-entry limit, the answer's size, or folders ${MAX_WALK_DEPTH} levels down not entered): there may be more matches.`),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',
@@ -62,53 +67,38 @@ export const searchFiles = defineTool({
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
-    const matches = matcherFor(pattern);
-    const excluded = excluder(excludePatterns);
+    const globs: GlobBudget = { left: MAX_BRACE_EXPANSION };
+    const matches = matcherFor(pattern, globs);
+    const excluded = excluder(excludePatterns, globs);
     const found: Match[] = [];
-    let visited = 0;
-    let truncated = false;
+    const budget = new AnswerBudget();
+    let tooDeep = false;
 
-    // Each folder is opened through its parent's descriptor, never through a link.
-    const walk = (folder: Folder, relative: string): void => {
-      for (const entry of folder.list()) {
-        const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
-        if (excluded(childRelative)) continue;
-        if (visited >= MAX_SEARCH_VISITS) {
-          truncated = true;
-          return;
+    const result = walk<true>({
+      anchor: scope.anchor,
+      start: scope.anchor.namesOf(checked.path),
+      context: true,
+      maxEntries: MAX_SEARCH_VISITS,
+      exclude: (entry) => excluded(entry.relative),
+      visit(entry, below) {
+        if (below.kind === 'too-deep') tooDeep = true;
+        if (matches(entry.relative, entry.name)) {
+          const path = nodePath.join(checked.path, ...entry.names);
+          // The path appears three times: in the text, and as path and uri in the structured list.
+          if (!budget.take(3 * jsonLength(path) + 64)) return STOP;
+          found.push({ path, type: below.kind === 'changed' ? 'symlink' : entry.type });
         }
-        visited += 1;
-        const full = folder.pathOf(entry.name);
-        const type = entryTypeOf(entry);
-        if (matches(childRelative, entry.name)) found.push({ path: full, type });
         // Links are never descended: their targets were not checked.
-        if (type !== 'directory') continue;
-        try {
-          const child = folder.openFolder(entry.name);
-          try {
-            walk(child, childRelative);
-          } finally {
-            child.close();
-          }
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          // A folder removed or replaced by a link during the walk, or one this process may not read, is skipped, not fatal.
-          if (!(error instanceof ChangedError) && code !== 'ENOENT' && code !== 'EACCES' && code !== 'EPERM') throw error;
-        }
-        if (truncated) return;
-      }
-    };
-    const root = openFolder(scope.anchor, checked.path);
-    try {
-      walk(root, '');
-    } finally {
-      root.close();
-    }
+        return below.kind === 'folder' ? true : undefined;
+      },
+    });
+    const truncated = result.stopped !== 'done' || tooDeep;
 
     // Relative to the workspace, so each line can be passed back as a path.
     const lines = found.map((match) => `${scope.relative(match.path)}${match.type === 'directory' ? '/' : ''}`);
     if (lines.length === 0) lines.push(`No match for ${pattern} under ${scope.relative(checked.path)}.`);
-    if (truncated) lines.push(`(stopped after ${MAX_SEARCH_VISITS} entries: there may be more matches; narrow the path or add excludePatterns)`);
+    if (result.stopped !== 'done') lines.push(`(stopped after ${result.examined} entries: there may be more matches; narrow the path or add excludePatterns)`);
+    else if (tooDeep) lines.push(`(folders ${MAX_WALK_DEPTH} levels down were not searched: search from deeper down)`);
     return ok(
       {
         path: checked.path,

@@ -21,10 +21,12 @@ function demo() {
   };
 }
 
-/** read_text_file's content: from the structured result, or the text itself. */
+/**
+ * What the model is handed for read_text_file: the file's text itself. The editor hands a tool's
+ * structured result to the model in place of its text when there is one, so this tool has none.
+ */
 function content(output: ToolOutput): string {
-  const value = output.json?.['content'];
-  return typeof value === 'string' ? value : output.text;
+  return output.text;
 }
 
 interface ListedWorkspace {

@@ -1,0 +1,241 @@
+// What a hostile client costs the server: each attack against a fresh server process, with the
+// time it took and the server's own memory from /proc/<pid>/status (VmHWM, the peak resident set
+// since it started, and VmRSS once the answers are in and it has had a moment to collect).
+//
+//   npx tsx bench/hostile.bench.ts                  # dist/server.js (npm run build first)
+//   npx tsx bench/hostile.bench.ts --server <file>  # another bundle, for a before/after comparison
+//   npx tsx bench/hostile.bench.ts --only trees     # attacks whose name contains "trees"
+//
+// Linux only (it reads /proc). Large fixtures go on /dev/shm when it is there.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RawServer, type RawMessage } from '../test/server/rawServer.js';
+
+const MiB = 1024 * 1024;
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+};
+const bundle = path.resolve(option('--server') ?? path.join(__dirname, '..', 'dist', 'server.js'));
+const only = option('--only');
+
+function tempDir(prefix: string): string {
+  for (const parent of ['/dev/shm', os.tmpdir()]) {
+    try {
+      return fs.realpathSync(fs.mkdtempSync(path.join(parent, prefix)));
+    } catch {
+      // next
+    }
+  }
+  throw new Error('no temporary folder');
+}
+
+interface Fixture {
+  readonly base: string;
+  readonly ws: string;
+  readonly W: string;
+  readonly wide: string;
+}
+
+function fixture(): Fixture {
+  const base = tempDir('bi-hostile-bench-');
+  const ws = path.join(base, 'ws');
+  for (let d = 0; d < 100; d += 1) {
+    fs.mkdirSync(path.join(ws, 'tree', `dir${d}`), { recursive: true });
+    for (let f = 0; f < 100; f += 1) fs.writeFileSync(path.join(ws, 'tree', `dir${d}`, `file-${f}.txt`), 'x');
+  }
+  fs.writeFileSync(path.join(ws, 'big.txt'), Buffer.alloc(15 * MiB, 'b'));
+  fs.writeFileSync(path.join(ws, 'small.txt'), 'small');
+  const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} old`);
+  fs.writeFileSync(path.join(ws, 'edit.txt'), `${lines.join('\n')}\n`);
+  // A workspace of its own: the other attacks' resources/list calls do not walk it.
+  const wide = path.join(base, 'empty-folders');
+  fs.mkdirSync(wide);
+  execFileSync(process.execPath, ['-e', `const fs=require('fs');process.chdir(process.argv[1]);for(let i=0;i<200000;i++)fs.mkdirSync('d'+i)`, wide]);
+  return { base, ws, W: pathToFileURL(ws).href, wide: pathToFileURL(wide).href };
+}
+
+interface Outcome {
+  readonly answered: number;
+  readonly failed: number;
+  readonly note?: string;
+}
+
+interface Attack {
+  readonly name: string;
+  readonly what: string;
+  /** Launch arguments; by default the fixture's workspace. */
+  readonly args?: (fx: Fixture) => string[];
+  run(server: RawServer, fx: Fixture): Promise<Outcome>;
+}
+
+const failedOf = (answers: readonly RawMessage[]) => answers.filter((answer) => answer.error !== undefined || answer.result?.isError === true).length;
+
+async function settle<T>(promises: readonly Promise<T>[]): Promise<{ values: T[]; lost: number }> {
+  const results = await Promise.allSettled(promises);
+  return {
+    values: results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])),
+    lost: results.filter((result) => result.status === 'rejected').length,
+  };
+}
+
+const ATTACKS: readonly Attack[] = [
+  {
+    name: 'mixed-1000',
+    what: '1,000 concurrent mixed calls, 200 of them directory_tree over 10,000 files',
+    async run(server, { W }) {
+      const calls: Promise<RawMessage>[] = [];
+      for (let i = 0; i < 1000; i += 1) {
+        const call = (name: string, more: Record<string, unknown>) => server.call(name, { workspaceUri: W, ...more }, 300_000);
+        const which = i % 5;
+        if (which === 0) calls.push(call('directory_tree', { path: 'tree' }));
+        else if (which === 1) calls.push(call('read_text_file', { path: 'small.txt' }));
+        else if (which === 2) calls.push(call(i % 10 === 2 ? 'search_files' : 'list_directory', { path: 'tree', pattern: 'file-7' }));
+        else if (which === 3) calls.push(call(i % 10 === 3 ? 'read_multiple_files' : 'get_file_info', { path: 'small.txt', paths: ['small.txt', 'tree/dir1/file-1.txt'] }));
+        else calls.push(i % 10 === 4 ? server.request('resources/list', {}, 300_000) : call('list_workspaces', {}));
+      }
+      const { values, lost } = await settle(calls);
+      return { answered: values.length, failed: failedOf(values) + lost };
+    },
+  },
+  {
+    name: 'trees-200',
+    what: '200 concurrent directory_tree over 10,000 files',
+    async run(server, { W }) {
+      const { values, lost } = await settle(Array.from({ length: 200 }, () => server.call('directory_tree', { workspaceUri: W, path: 'tree' }, 300_000)));
+      return { answered: values.length, failed: failedOf(values) + lost };
+    },
+  },
+  {
+    name: 'braces',
+    what: 'search_files with {a,b} repeated 20 times (a million patterns)',
+    async run(server, { W }) {
+      const { values, lost } = await settle([server.call('search_files', { workspaceUri: W, path: 'tree', pattern: '{a,b}'.repeat(20) }, 300_000)]);
+      const text = (values[0]?.result?.content as { text?: string }[] | undefined)?.[0]?.text ?? values[0]?.error?.message ?? 'no answer';
+      return { answered: values.length, failed: lost, note: text.slice(0, 70) };
+    },
+  },
+  {
+    name: 'read-many-15MiB',
+    what: '8 concurrent read_multiple_files, each naming a 15 MiB file 30 times',
+    async run(server, { W }) {
+      const paths = Array.from({ length: 30 }, () => 'big.txt');
+      const { values, lost } = await settle(Array.from({ length: 8 }, () => server.call('read_multiple_files', { workspaceUri: W, paths }, 300_000)));
+      const sizes = values.map((answer) => JSON.stringify(answer).length);
+      return { answered: values.length, failed: lost + values.filter((answer) => answer.error !== undefined).length, note: `largest answer ${(Math.max(0, ...sizes) / MiB).toFixed(2)} MiB` };
+    },
+  },
+  {
+    name: 'resources-200k',
+    what: 'resources/list over 200,000 empty folders, every page',
+    args: ({ wide }) => ['--workspace', wide],
+    async run(server) {
+      let cursor: string | undefined;
+      let pages = 0;
+      let slowest = 0;
+      let failed = 0;
+      do {
+        const started = Date.now();
+        const page = await server.request('resources/list', cursor === undefined ? {} : { cursor }, 300_000).catch(() => undefined);
+        slowest = Math.max(slowest, Date.now() - started);
+        if (page === undefined || page.error !== undefined) {
+          failed += 1;
+          break;
+        }
+        pages += 1;
+        cursor = page.result?.nextCursor as string | undefined;
+      } while (cursor !== undefined && pages < 10_000);
+      return { answered: pages, failed, note: `${pages} pages, slowest ${slowest} ms` };
+    },
+  },
+  {
+    name: 'edit-20000',
+    what: 'edit_file rewriting every line of a 20,000-line file, with a list_workspaces sent meanwhile',
+    async run(server, { W, ws }) {
+      const text = fs.readFileSync(path.join(ws, 'edit.txt'), 'utf8');
+      const started = Date.now();
+      const edit = server.call('edit_file', { workspaceUri: W, path: 'edit.txt', dryRun: true, edits: [{ oldText: text, newText: text.replaceAll(' old', ' new') }] }, 300_000);
+      const meanwhile = await server.call('list_workspaces', {}, 300_000);
+      const waited = Date.now() - started;
+      const { values, lost } = await settle([edit]);
+      return { answered: values.length + 1, failed: lost + failedOf([...values, meanwhile]), note: `a call sent meanwhile waited ${waited} ms` };
+    },
+  },
+  {
+    name: 'refusal-flood',
+    what: '10,000 refused calls, 2,000 at a time, with a refusal log',
+    args: ({ W, base }) => ['--workspace', W, '--refusal-log', path.join(base, 'log', 'refusals.jsonl')],
+    async run(server, { W }) {
+      let answered = 0;
+      let failed = 0;
+      for (let wave = 0; wave < 5; wave += 1) {
+        const { values, lost } = await settle(Array.from({ length: 2000 }, (_, i) => server.call('get_file_info', { workspaceUri: W, path: `../outside/${wave}-${i}` }, 300_000)));
+        answered += values.length;
+        failed += lost + values.filter((answer) => answer.result?.isError !== true).length;
+      }
+      return { answered, failed };
+    },
+  },
+  {
+    name: 'long-line',
+    what: 'a 17 MiB write_file (over the 16 MiB message limit), then a ping',
+    async run(server, { W }) {
+      const id = server.newId();
+      const answer = server.answerTo(id, 300_000);
+      server.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'write_file', arguments: { workspaceUri: W, path: 'huge.txt', content: 'x'.repeat(17 * MiB) } } })}\n`);
+      const { values, lost } = await settle([answer, server.request('ping', undefined, 300_000)]);
+      return { answered: values.length, failed: lost, note: values[0]?.error?.message.slice(0, 70) ?? 'the server did not answer' };
+    },
+  },
+];
+
+async function measure(attack: Attack, fx: Fixture) {
+  const server = RawServer.start(attack.args?.(fx) ?? ['--workspace', fx.W], { bundle });
+  try {
+    await server.initialize();
+    const before = server.memory();
+    const started = Date.now();
+    const outcome = await attack.run(server, fx);
+    const seconds = (Date.now() - started) / 1000;
+    const peak = server.alive ? server.memory().peakMiB : NaN;
+    const after = server.alive ? (await server.settle(150, 5000)).rssMiB : NaN;
+    return { attack: attack.name, seconds, startMiB: before.rssMiB, peakMiB: peak, afterMiB: after, alive: server.alive, ...outcome };
+  } finally {
+    server.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(bundle)) throw new Error(`${bundle} does not exist: npm run build first`);
+  process.stdout.write(`server: ${bundle}\nmaking the fixture (10,000 files, a 15 MiB file, 200,000 empty folders)...\n`);
+  const fx = fixture();
+  try {
+    const rows = [];
+    for (const attack of ATTACKS.filter((candidate) => only === undefined || candidate.name.includes(only))) {
+      process.stdout.write(`${attack.name}: ${attack.what}\n`);
+      const row = await measure(attack, fx);
+      rows.push(row);
+      process.stdout.write(
+        `  ${row.seconds.toFixed(1)} s, peak ${row.peakMiB.toFixed(0)} MiB (from ${row.startMiB.toFixed(0)}), after ${row.afterMiB.toFixed(0)} MiB, ` +
+          `${row.answered} answered, ${row.failed} failed${row.alive ? '' : ', THE SERVER EXITED'}${row.note ? `; ${row.note}` : ''}\n`,
+      );
+    }
+    process.stdout.write('\nattack           seconds  peak MiB  after MiB  answered  failed  alive\n');
+    for (const row of rows) {
+      process.stdout.write(
+        `${row.attack.padEnd(16)} ${row.seconds.toFixed(1).padStart(7)}  ${row.peakMiB.toFixed(0).padStart(8)}  ${row.afterMiB.toFixed(0).padStart(9)}  ${String(row.answered).padStart(8)}  ${String(row.failed).padStart(6)}  ${row.alive ? 'yes' : 'NO'}\n`,
+      );
+    }
+  } finally {
+    fs.rmSync(fx.base, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`${error.stack ?? error.message}\n`);
+  process.exitCode = 1;
+});

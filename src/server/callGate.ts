@@ -1,0 +1,84 @@
+import { MAX_HEAVY_CALLS, MAX_LIGHT_CALLS } from './limits.js';
+
+/** Tools whose work or answer can reach megabytes: they run at most MAX_HEAVY_CALLS at a time. */
+export const HEAVY_TOOLS: ReadonlySet<string> = new Set([
+  'directory_tree',
+  'search_files',
+  'read_multiple_files',
+  'read_text_file',
+  'read_media_file',
+  'edit_file',
+  'list_directory',
+  'list_directory_with_sizes',
+]);
+
+/** The call was cancelled while it waited for its turn: it never ran. */
+export class CancelledWhileWaiting extends Error {
+  constructor() {
+    super('The request was cancelled before it ran.');
+  }
+}
+
+/**
+ * Lets a few calls run at once and queues the rest, first come first served. A call also
+ * waits while the output is congested (answers the client has not read yet), so what is held in
+ * memory is a few answers being built plus a bounded backlog, however many calls were sent.
+ * Turns are handed on from a fresh macrotask, after the finished call's answer has been written.
+ */
+export class CallGate {
+  private running = 0;
+  private readonly waiting: { start: () => void; signal: AbortSignal | undefined }[] = [];
+  private congested: () => boolean = () => false;
+  private scheduled = false;
+
+  constructor(private readonly slots: number) {}
+
+  /** Tells the gate how to see the output backlog; call `wake()` when it drains. */
+  watchOutput(congested: () => boolean): void {
+    this.congested = congested;
+  }
+
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await new Promise<void>((resolve, reject) => {
+      const start = () => (signal?.aborted ? reject(new CancelledWhileWaiting()) : resolve());
+      this.waiting.push({ start, signal });
+      this.pump();
+    });
+    try {
+      return await work();
+    } finally {
+      this.running -= 1;
+      this.wake();
+    }
+  }
+
+  /** Starts waiting calls on the next macrotask, if slots are free and the output is not congested. */
+  wake(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.waiting.length > 0) {
+      const next = this.waiting[0]!;
+      // A cancelled call leaves the queue without taking a slot.
+      if (next.signal?.aborted) {
+        this.waiting.shift();
+        next.start();
+        continue;
+      }
+      if (this.running >= this.slots || this.congested()) return;
+      this.waiting.shift();
+      this.running += 1;
+      next.start();
+    }
+  }
+}
+
+/** One gate of each for the process: a connection's calls share them. */
+export const heavyCalls = new CallGate(MAX_HEAVY_CALLS);
+export const lightCalls = new CallGate(MAX_LIGHT_CALLS);

@@ -1,0 +1,228 @@
+// A client that speaks raw newline-delimited JSON-RPC to the built server, for what no SDK client
+// would send (over-long lines, broken JSON, thousands of calls at once) and for measuring the
+// server process itself (its pid, its peak and current RSS from /proc/<pid>/status).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const serverBundle = path.resolve(__dirname, '../../dist/server.js');
+
+export interface RawMessage {
+  readonly jsonrpc?: unknown;
+  readonly id?: string | number | null;
+  readonly method?: string;
+  readonly result?: Record<string, any>;
+  readonly error?: { code: number; message: string; data?: unknown };
+}
+
+export interface Memory {
+  /** VmHWM: the peak resident set since the process started, in MiB. */
+  readonly peakMiB: number;
+  /** VmRSS: the resident set now, in MiB. */
+  readonly rssMiB: number;
+}
+
+export interface RawServerOptions {
+  /** Descriptors the server may open (ulimit -n), to show what a walk holds open. */
+  readonly maxDescriptors?: number;
+  readonly bundle?: string;
+}
+
+function keyOf(id: string | number): string {
+  return `${typeof id}:${id}`;
+}
+
+export class RawServer {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Messages that answer no request this client is waiting for (id null, or unknown ids). */
+  readonly unmatched: RawMessage[] = [];
+  readonly exited: Promise<{ status: number | null; signal: NodeJS.Signals | null }>;
+  private readonly waiting = new Map<string, (message: RawMessage) => void>();
+  private readonly watchers = new Set<() => void>();
+  private partial: Buffer[] = [];
+  private stderrText = '';
+  private nextId = 1;
+  private exitedNow = false;
+
+  private constructor(args: readonly string[], options: RawServerOptions) {
+    const bundle = options.bundle ?? serverBundle;
+    const argv = [bundle, ...args, '--sandbox', 'off'];
+    // exec keeps the server's own pid, so /proc/<pid> is the server's.
+    this.child =
+      options.maxDescriptors === undefined
+        ? spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'pipe'] })
+        : spawn('/bin/sh', ['-c', `ulimit -n ${options.maxDescriptors} && exec "$0" "$@"`, process.execPath, ...argv], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      if (this.stderrText.length < 1_000_000) this.stderrText += chunk.toString();
+    });
+    this.child.stdin.on('error', () => {
+      // the server may be gone: the test judges that
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on('exit', (status, signal) => {
+        this.exitedNow = true;
+        resolve({ status, signal });
+        for (const watcher of this.watchers) watcher();
+      });
+    });
+  }
+
+  static start(args: readonly string[], options: RawServerOptions = {}): RawServer {
+    return new RawServer(args, options);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get alive(): boolean {
+    return !this.exitedNow;
+  }
+
+  stderr(): string {
+    return this.stderrText;
+  }
+
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+      this.partial.push(chunk.subarray(start, newline));
+      const line = Buffer.concat(this.partial).toString('utf8');
+      this.partial = [];
+      start = newline + 1;
+      if (line.trim() !== '') this.dispatch(JSON.parse(line) as RawMessage);
+    }
+    if (start < chunk.length) this.partial.push(chunk.subarray(start));
+  }
+
+  private dispatch(message: RawMessage): void {
+    const answered = message.id !== undefined && message.id !== null && message.method === undefined ? this.waiting.get(keyOf(message.id)) : undefined;
+    if (answered) {
+      this.waiting.delete(keyOf(message.id!));
+      answered(message);
+    } else this.unmatched.push(message);
+    for (const watcher of this.watchers) watcher();
+  }
+
+  /** Writes bytes exactly as given: the caller adds the newline. */
+  write(text: string | Buffer): void {
+    this.child.stdin.write(text);
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  }
+
+  newId(): number {
+    const id = this.nextId;
+    this.nextId += 1;
+    return id;
+  }
+
+  /** Resolves with the answer to `id`, or rejects after `timeoutMs` or when the server exits first. */
+  answerTo(id: string | number, timeoutMs = 10_000): Promise<RawMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(keyOf(id));
+        reject(new Error(`no answer to request ${id} within ${timeoutMs} ms; the server is ${this.alive ? 'running' : 'gone'}; stderr:\n${this.stderrText.slice(-2000)}`));
+      }, timeoutMs);
+      const gone = () => {
+        if (!this.alive && this.waiting.has(keyOf(id))) {
+          clearTimeout(timer);
+          this.waiting.delete(keyOf(id));
+          this.watchers.delete(gone);
+          reject(new Error(`the server exited before answering request ${id}; stderr:\n${this.stderrText.slice(-2000)}`));
+        }
+      };
+      this.watchers.add(gone);
+      this.waiting.set(keyOf(id), (message) => {
+        clearTimeout(timer);
+        this.watchers.delete(gone);
+        resolve(message);
+      });
+      gone();
+    });
+  }
+
+  request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<RawMessage> {
+    const id = this.newId();
+    const answer = this.answerTo(id, timeoutMs);
+    this.send({ id, method, ...(params !== undefined ? { params } : {}) });
+    return answer;
+  }
+
+  call(name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<RawMessage> {
+    return this.request('tools/call', { name, arguments: args }, timeoutMs);
+  }
+
+  /** The 2025-11-25 handshake. */
+  async initialize(): Promise<void> {
+    const answer = await this.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    if (answer.error) throw new Error(`initialize failed: ${answer.error.message}`);
+    this.send({ method: 'notifications/initialized' });
+  }
+
+  /** Waits until an unmatched message satisfies `predicate`. */
+  waitForUnmatched(predicate: (message: RawMessage) => boolean, timeoutMs = 10_000): Promise<RawMessage> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.unmatched.find(predicate);
+        if (found) {
+          clearTimeout(timer);
+          this.watchers.delete(check);
+          resolve(found);
+        } else if (!this.alive) {
+          clearTimeout(timer);
+          this.watchers.delete(check);
+          reject(new Error(`the server exited; stderr:\n${this.stderrText.slice(-2000)}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        this.watchers.delete(check);
+        reject(new Error(`no such message within ${timeoutMs} ms; unmatched so far: ${JSON.stringify(this.unmatched).slice(0, 500)}`));
+      }, timeoutMs);
+      this.watchers.add(check);
+      check();
+    });
+  }
+
+  memory(): Memory {
+    const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { peakMiB: kib('VmHWM') / 1024, rssMiB: kib('VmRSS') / 1024 };
+  }
+
+  /** Waits (up to `timeoutMs`) for the resident set to fall under `mib`; returns the last reading. */
+  async settle(mib: number, timeoutMs = 10_000): Promise<Memory> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const memory = this.memory();
+      if (memory.rssMiB < mib || Date.now() > deadline) return memory;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Closes stdin (end of input) and waits for the exit; kills it after `timeoutMs`. */
+  async close(timeoutMs = 10_000): Promise<{ status: number | null; signal: NodeJS.Signals | null }> {
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  kill(): void {
+    if (this.alive) this.child.kill('SIGKILL');
+  }
+}
+
+/** The text of a tools/call answer. */
+export function answerText(message: RawMessage): string {
+  return ((message.result?.content ?? []) as { type: string; text?: string }[])
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
