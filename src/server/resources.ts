@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import nodePath from 'node:path';
-import { ProtocolError, ProtocolErrorCode, type McpServer, type Resource } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type McpServer, type Resource } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { pathToUri, traceAgainst, type Trace } from '../core/index.js';
 import { anchorOf, readFile } from './anchored.js';
@@ -162,7 +162,14 @@ export function registerResources(server: McpServer, state: ServerState): void {
     }
     return heavyCalls.run(async () => {
       const path = located.trace.path!;
-      const { bytes } = readFile(anchorOf(located.grant, state.platform), path, MAX_RESOURCE_BYTES);
+      let bytes: Buffer;
+      try {
+        ({ bytes } = readFile(anchorOf(located.grant, state.platform), path, MAX_RESOURCE_BYTES));
+      } catch (error) {
+        // Inside the workspace and allowed, but nothing is there: the SDK's "resource not found", not an internal error.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ResourceNotFoundError(uri);
+        throw error;
+      }
       const mimeType = mimeTypeOf(path);
       const text = new TextDecoder('utf-8', { fatal: true });
       let decoded: string | undefined;

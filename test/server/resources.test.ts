@@ -92,6 +92,13 @@ for (const { kind, version } of CLIENT_KINDS) {
       assert.deepEqual(Buffer.from(pdf!.blob ?? '', 'base64'), PDF);
     });
 
+    test('resources/read of a file inside the workspace that does not exist is "resource not found", not an internal error', async () => {
+      await assert.rejects(
+        session.readResource(`${W}/no-such-file.md`),
+        (error: { code?: unknown; message?: string }) => error.code === -32602 && /Resource not found/.test(String(error.message)),
+      );
+    });
+
     test('resources/read outside the workspace is an error naming the code, leaks nothing, and is logged', async () => {
       const cases: [string, () => string, string][] = [
         ['the parent through %2e%2e', () => `${W}/%2e%2e/private.md`, 'ERR_OUTSIDE'],
