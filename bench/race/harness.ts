@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { auditDisk, createFixture, OUTSIDE_TIME, WORKERS, type DiskCounts, type Fixture } from './fixture.js';
 import { PLANS, type Request, type Target, type ToolPlan } from './plans.js';
-import { findOnPath, prepareSwapHelper, startSwapper, type RunningSwapper, type SwapHelper } from './swapper.js';
+import { findOnPath } from '../../src/server/sandbox.js';
+import { prepareSwapHelper, startSwapper, type RunningSwapper, type SwapHelper } from './swapper.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const ourServer = path.join(repoRoot, 'dist', 'server.js');
@@ -91,7 +92,7 @@ export interface SandboxAvailability {
 /** Whether our server's `--sandbox auto` can use bubblewrap here: the same probe it makes itself. */
 export function sandboxAvailability(): SandboxAvailability {
   if (process.platform !== 'linux') return { available: false, reason: `the server sandboxes only on Linux; this is ${process.platform}` };
-  const bwrap = findOnPath('bwrap');
+  const bwrap = findOnPath('bwrap', process.env);
   if (bwrap === undefined) return { available: false, reason: 'bubblewrap (bwrap) is not installed' };
   const probe = spawnSync(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--die-with-parent', '--', process.execPath, '--version'], {
     stdio: 'ignore',

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { findOnPath } from '../../src/server/sandbox.js';
 
 const source = path.join(__dirname, 'swap.c');
 /** Ignored by git; the binary is cached here between runs. */
@@ -10,20 +11,6 @@ export const buildDirectory = path.join(__dirname, 'build');
 const binary = path.join(buildDirectory, 'swap');
 
 export type SwapHelper = { readonly ok: true; readonly binary: string } | { readonly ok: false; readonly reason: string };
-
-export function findOnPath(command: string): string | undefined {
-  for (const directory of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (directory === '') continue;
-    const candidate = path.join(directory, command);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 function isFresh(): boolean {
   try {
@@ -38,7 +25,7 @@ export function prepareSwapHelper(): SwapHelper {
   if (process.platform !== 'linux') {
     return { ok: false, reason: `the swap helper needs Linux (renameat2 with RENAME_EXCHANGE); this is ${process.platform}` };
   }
-  const cc = findOnPath('cc');
+  const cc = findOnPath('cc', process.env);
   if (cc === undefined) {
     return { ok: false, reason: 'no C compiler: `cc` is not on PATH, so the swap helper (bench/race/swap.c) cannot be built (apt-get install gcc)' };
   }

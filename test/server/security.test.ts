@@ -1,4 +1,4 @@
-// Attacks on the server's three layers, end to end: authorization (was this workspace granted?),
+// Attacks on the server's layers, end to end: authorization (was this workspace granted?),
 // containment (is the path inside it, links resolved?) and the refusals' record (the log). Each
 // test names what it attacks; each refusal is checked for its code, its stage and its `next` step,
 // and the files it aimed at are checked on disk afterwards.
