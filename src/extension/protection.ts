@@ -1,19 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { hostPlatform } from '../host/node.js';
+import { findOnPath, hostPlatform } from '../host/node.js';
 import { protectionLayers, WINDOWS_SANDBOX_DETAIL, type ProtectionLayer } from '../shared/layers.js';
-
-function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
-  return (env.PATH ?? '').split(path.delimiter).some((directory) => {
-    if (directory === '') return false;
-    try {
-      fs.accessSync(path.join(directory, command), fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
 
 /**
  * The layers the bundled server gets on this machine, as far as the editor can tell without
@@ -24,7 +11,7 @@ export function hostProtection(env: NodeJS.ProcessEnv = process.env): Protection
   const anchored = platform === 'linux' && fs.existsSync('/proc/self/fd');
   let sandbox: { active: boolean; detail: string };
   if (platform === 'linux') {
-    sandbox = onPath('bwrap', env)
+    sandbox = findOnPath('bwrap', env) !== undefined
       ? {
           active: true,
           detail:

@@ -1,11 +1,35 @@
 import * as fs from 'node:fs';
-import { win32 as win32Path } from 'node:path';
+import { delimiter, join, win32 as win32Path } from 'node:path';
 import type { FileSystemPort, FsLookup, Platform } from '../core/index.js';
 
 /** The platform whose rules the host's own paths follow. Other Unix systems follow POSIX, as Linux does. */
 export function hostPlatform(): Platform {
   if (process.platform === 'win32' || process.platform === 'darwin') return process.platform;
   return 'linux';
+}
+
+/** The first executable named `command` in `env.PATH`, or undefined. */
+export function findOnPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const directory of (env.PATH ?? '').split(delimiter)) {
+    if (directory === '') continue;
+    const candidate = join(directory, command);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The real path of an existing file, or the path as given when it cannot be resolved. */
+export function realPathOr(target: string): string {
+  try {
+    return fs.realpathSync.native(target);
+  } catch {
+    return target;
+  }
 }
 
 function errnoOf(error: unknown): string {

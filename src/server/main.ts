@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { hostPlatform, nodeFileSystem } from '../host/node.js';
+import { hostPlatform, nodeFileSystem, realPathOr } from '../host/node.js';
 import { isInside, splitAbsolute, type Platform } from '../core/index.js';
 import { buildGrants, type Grant } from './grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError } from './options.js';
@@ -31,14 +31,6 @@ function isDirectory(target: string): boolean {
   }
 }
 
-function realPathOf(target: string): string {
-  try {
-    return fs.realpathSync(target);
-  } catch {
-    return target;
-  }
-}
-
 /** The real path of a folder that may not exist yet: its deepest existing ancestor resolved, the rest as written. */
 function realFolderOf(folder: string): string {
   const missing: string[] = [];
@@ -47,7 +39,7 @@ function realFolderOf(folder: string): string {
     missing.unshift(path.basename(existing));
     existing = path.dirname(existing);
   }
-  return path.join(realPathOf(existing), ...missing);
+  return path.join(realPathOr(existing), ...missing);
 }
 
 /**
@@ -161,7 +153,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
   }
 
   // By its real path: the sandbox shows the bundle's real folder, not a link to it.
-  const script = realPathOf(process.argv[1] ?? '');
+  const script = realPathOr(process.argv[1] ?? '');
   const sandboxConfig: SandboxConfig = {
     platform,
     workspaces: grants.map((grant) => ({ path: grant.path, realPath: grant.realPath, rights: grant.rights })),

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Platform } from '../core/index.js';
 import type { Rights } from './grants.js';
+import { findOnPath, realPathOr } from '../host/node.js';
 import { WINDOWS_SANDBOX_DETAIL } from '../shared/layers.js';
 import { seatbeltProfile } from './seatbelt.js';
 
@@ -42,27 +43,7 @@ export interface SandboxConfig {
   readonly bwrap?: string | undefined;
 }
 
-export function findOnPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const directory of (env.PATH ?? '').split(path.delimiter)) {
-    if (directory === '') continue;
-    const candidate = path.join(directory, command);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-function realPathOr(target: string): string {
-  try {
-    return fs.realpathSync.native(target);
-  } catch {
-    return target;
-  }
-}
+export { findOnPath };
 
 function linkTarget(target: string): string | undefined {
   try {

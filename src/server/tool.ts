@@ -110,7 +110,7 @@ function rootOf(grant: Grant) {
  * is writable inside, but its own folder can be neither removed nor renamed; a read-only one
  * nested in a read-write one is not writable.
  */
-export function decidingGrant(grants: readonly Grant[], path: string, platform: ServerState['platform']): Grant | undefined {
+function decidingGrant(grants: readonly Grant[], path: string, platform: ServerState['platform']): Grant | undefined {
   const target = splitAbsolute(path, platform);
   if (target === null || target.names.length === 0) return undefined;
   const split = { prefix: target.prefix, names: target.names.slice(0, -1) };

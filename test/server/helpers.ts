@@ -302,6 +302,35 @@ export function expectOk(result: ToolResult, what: string): Record<string, any> 
   return result.structuredContent;
 }
 
+/** Polls until `check` stops throwing (asynchronous log appends), then returns its value. */
+export async function eventually<T>(check: () => T, what: string, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check();
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms: ${(error as Error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+/** The refusal log's lines, parsed; none when the file does not exist. */
+export function readLog(file: string): Record<string, any>[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line, i) => {
+      try {
+        return JSON.parse(line) as Record<string, any>;
+      } catch {
+        throw new Error(`${file} line ${i + 1} is not JSON: ${line.slice(0, 200)}`);
+      }
+    });
+}
+
 /**
  * A successful result of a tool whose answer is content (read_text_file, read_multiple_files):
  * the text is the answer, and no structured result repeats it.

@@ -10,12 +10,14 @@ import {
   CLIENT_KINDS,
   STAGE_NAMES,
   connect,
+  eventually,
   expectContent,
   expectOk,
   expectRefusal,
   fileUri,
   isSymlink,
   makeTempDir,
+  readLog,
   removeDir,
   snapshot,
   textOf,
@@ -24,34 +26,6 @@ import {
   type Session,
   type ToolResult,
 } from './helpers.js';
-
-/** Polls until `check` stops throwing (asynchronous log appends), then returns its value. */
-async function eventually<T>(check: () => T, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms: ${(error as Error).message}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
-
-function readLog(file: string): Record<string, any>[] {
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line, i) => {
-      try {
-        return JSON.parse(line) as Record<string, any>;
-      } catch {
-        throw new Error(`${file} line ${i + 1} is not JSON: ${line.slice(0, 200)}`);
-      }
-    });
-}
 
 function assertNoLeak(result: ToolResult, secret: string, what: string): void {
   assert.ok(!JSON.stringify(result).includes(secret), `${what}: the outside file's content came back`);
