@@ -9,6 +9,18 @@ export interface SplitPath {
   readonly names: readonly string[];
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Whether text is ASCII only: then it is its own NFC form and upper-cases one character at a time. */
+export function isAscii(text: string): boolean {
+  return ASCII.test(text);
+}
+
+/** Text in Unicode NFC form, without asking ICU for the common ASCII case. */
+export function toNfc(text: string): string {
+  return ASCII.test(text) ? text : text.normalize('NFC');
+}
+
 export function separator(platform: Platform): '/' | '\\' {
   return platform === 'win32' ? '\\' : '/';
 }

@@ -5,7 +5,8 @@ import { decideComparison, type Comparison } from './stages/casePolicy.js';
 import { decode } from './stages/decode.js';
 import { normalise } from './stages/normalise.js';
 import { parse } from './stages/parse.js';
-import { resolveReal } from './stages/realpath.js';
+import type { RootPaths } from './stages/containment.js';
+import { resolveReal, type RootReal } from './stages/realpath.js';
 import { refusals } from './stages/refusals.js';
 import { DEFAULT_POLICY, type FileSystemPort, type Platform, type Policy, type RefusalCode, type StageName, type StageResult } from './types.js';
 
@@ -65,6 +66,10 @@ export type PreparedRoot =
       /** Null when simulated. */
       readonly real: SplitPath | null;
       readonly realPath: string | null;
+      /** Made once here, not per request: what each trace against this root reads. */
+      readonly requestCtx: StageContext;
+      readonly rootReal: RootReal | undefined;
+      readonly rootPaths: RootPaths;
     })
   | (Extract<RootConversion, { ok: false }> & { readonly ctx: StageContext });
 
@@ -73,7 +78,10 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
   const converted = rootToPath(root, options);
   if (!converted.ok) return { ...converted, ctx };
   const comparison = decideComparison(converted.split, ctx);
-  if (!ctx.fs) return { ...converted, ctx, comparison, real: null, realPath: null };
+  const requestCtx: StageContext = { ...ctx, role: 'request' };
+  if (!ctx.fs) {
+    return { ...converted, ctx, comparison, real: null, realPath: null, requestCtx, rootReal: undefined, rootPaths: { lexical: converted.split, real: null } };
+  }
   // Links above and at the root are the user's own layout: followed without judgement.
   const resolved = resolveReal(ctx.fs, converted.split, ctx.platform, { followFinal: true });
   if (!resolved.ok) {
@@ -81,5 +89,14 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
   }
   // Spelt with long names on a Windows host, so a request by either spelling meets it (shortNames.ts).
   const real = spellLong(ctx.fs, resolved.value.real, ctx.platform).split;
-  return { ...converted, ctx, comparison, real, realPath: joinSplit(real, ctx.platform) };
+  return {
+    ...converted,
+    ctx,
+    comparison,
+    real,
+    realPath: joinSplit(real, ctx.platform),
+    requestCtx,
+    rootReal: { lexical: converted.split, real },
+    rootPaths: { lexical: converted.split, real },
+  };
 }

@@ -7,8 +7,8 @@ export type StageOutcome<T> =
 
 /** What a refusal of the realpath stage adds: the hops it followed and where the chain landed. */
 export interface RefusalDetail {
-  readonly links?: readonly LinkHop[];
-  readonly landed?: string;
+  readonly links?: readonly LinkHop[] | undefined;
+  readonly landed?: string | undefined;
 }
 
 export interface StageContext {
@@ -27,15 +27,12 @@ interface RowFields {
   readonly notes?: readonly string[];
 }
 
+function joinNotes(notes: readonly string[] | undefined): string {
+  return notes === undefined || notes.length === 0 ? '' : notes.filter((note) => note !== '').join('; ');
+}
+
 export function row(stage: StageName, status: StageStatus, fields: RowFields): StageResult {
-  return {
-    stage,
-    status,
-    input: fields.input,
-    output: fields.output,
-    rule: fields.rule,
-    note: (fields.notes ?? []).filter((note) => note !== '').join('; '),
-  };
+  return { stage, status, input: fields.input, output: fields.output, rule: fields.rule, note: joinNotes(fields.notes) };
 }
 
 export function passed<T>(stage: StageName, fields: RowFields, value: T): StageOutcome<T> {
@@ -54,7 +51,8 @@ export function refused<T>(
   reason: string,
   detail: RefusalDetail = {},
 ): StageOutcome<T> {
-  return { ok: false, result: row(stage, 'refuse', { ...fields, output: detail.landed ?? null }), code, reason, ...detail };
+  const result: StageResult = { stage, status: 'refuse', input: fields.input, output: detail.landed ?? null, rule: fields.rule, note: joinNotes(fields.notes) };
+  return { ok: false, result, code, reason, links: detail.links, landed: detail.landed };
 }
 
 /** Shows invisible characters so a note or reason can name them. */

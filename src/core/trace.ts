@@ -1,7 +1,7 @@
 import { joinSplit } from './paths.js';
 import { prepareRoot, type PrepareOptions, type PreparedRoot } from './root.js';
 import { withLongNames } from './shortNames.js';
-import type { StageContext, StageOutcome } from './stage.js';
+import type { StageOutcome } from './stage.js';
 import { casePolicy } from './stages/casePolicy.js';
 import { containment } from './stages/containment.js';
 import { decode } from './stages/decode.js';
@@ -26,47 +26,52 @@ export function trace(input: string, root: string, options: TraceOptions): Trace
   return traceAgainst(prepareRoot(root, options), input, options);
 }
 
-/** Traces against a root prepared once (the server prepares each granted root at start-up). */
-export function traceAgainst(root: PreparedRoot, input: string, options: { readonly followFinal?: boolean } = {}): Trace {
-  const ctx: StageContext = { ...root.ctx, role: 'request' };
-  const base = {
+/** Builds a trace in one shape, property for property: traces are made per call and kept few shapes. */
+function makeTrace(
+  root: PreparedRoot,
+  input: string,
+  stages: readonly StageResult[],
+  verdict: Verdict,
+  stage: StageName | 'root',
+  code: RefusalCode | null,
+  reason: string,
+  path: string | null,
+  links: readonly LinkHop[],
+  kind: EntryKind | null,
+): Trace {
+  const ctx = root.ctx;
+  return {
     input,
     root: root.input,
     platform: ctx.platform,
     simulated: ctx.fs === undefined,
     policy: ctx.policy,
-  };
-  if (!root.ok) {
-    return {
-      ...base,
-      rootPath: null,
-      rootStages: root.stages,
-      stages: [],
-      verdict: 'refused',
-      stage: 'root',
-      code: root.code,
-      reason: `The root ${JSON.stringify(root.input)} is refused at ${root.stage}: ${root.reason}`,
-      path: null,
-      links: [],
-      kind: null,
-    };
-  }
-
-  const stages: StageResult[] = [];
-  let lexicalPath: string | null = null;
-  const refuse = (outcome: Extract<StageOutcome<unknown>, { ok: false }>, stage: StageName): Trace => ({
-    ...base,
-    rootPath: root.path,
+    rootPath: root.ok ? root.path : null,
     rootStages: root.stages,
     stages,
-    verdict: verdictFor(outcome.code),
+    verdict,
     stage,
-    code: outcome.code,
-    reason: outcome.reason,
-    path: outcome.landed ?? lexicalPath,
-    links: outcome.links ?? [],
-    kind: null,
-  });
+    code,
+    reason,
+    path,
+    links,
+    kind,
+  };
+}
+
+const NO_LINKS: readonly LinkHop[] = Object.freeze([]);
+
+/** Traces against a root prepared once (the server prepares each granted root at start-up). */
+export function traceAgainst(root: PreparedRoot, input: string, options: { readonly followFinal?: boolean } = {}): Trace {
+  if (!root.ok) {
+    const reason = `The root ${JSON.stringify(root.input)} is refused at ${root.stage}: ${root.reason}`;
+    return makeTrace(root, input, [], 'refused', 'root', root.code, reason, null, NO_LINKS, null);
+  }
+  const ctx = root.requestCtx;
+  const stages: StageResult[] = [];
+  let lexicalPath: string | null = null;
+  const refuse = (outcome: Extract<StageOutcome<unknown>, { ok: false }>, stage: StageName): Trace =>
+    makeTrace(root, input, stages, verdictFor(outcome.code), stage, outcome.code, outcome.reason, outcome.landed ?? lexicalPath, outcome.links ?? NO_LINKS, null);
 
   const parsed = parse(input, ctx);
   stages.push(parsed.result);
@@ -84,27 +89,15 @@ export function traceAgainst(root: PreparedRoot, input: string, options: { reado
   const compared = casePolicy(normalised.value, root.comparison);
   stages.push(compared.result);
   if (!compared.ok) return refuse(compared, 'case');
-  const rootReal = root.real ? { lexical: root.split, real: root.real } : undefined;
   // On a Windows host, 8.3 short names are compared by their long names (shortNames.ts).
-  const realised = withLongNames(compared.value, ctx, rootReal, (named) => realpath(named, ctx, rootReal, options.followFinal ?? true));
+  const realised = withLongNames(compared.value, ctx, root.rootReal, (named) => realpath(named, ctx, root.rootReal, options.followFinal ?? true));
   stages.push(realised.result);
   if (!realised.ok) return refuse(realised, 'realpath');
-  const contained = containment(realised.value, ctx, { lexical: root.split, real: root.real });
+  const contained = containment(realised.value, ctx, root.rootPaths);
   stages.push(contained.result);
   const { real, kind, links } = realised.value;
   const path = real ? joinSplit(real, ctx.platform) : lexicalPath;
-  if (!contained.ok) return { ...refuse(contained, 'containment'), path, links, kind: kind as EntryKind | null };
-  return {
-    ...base,
-    rootPath: root.path,
-    rootStages: root.stages,
-    stages,
-    verdict: 'inside',
-    stage: 'containment',
-    code: null,
-    reason: `${path} is inside the workspace root ${root.realPath ?? root.path}.`,
-    path,
-    links: links as LinkHop[],
-    kind,
-  };
+  if (!contained.ok) return makeTrace(root, input, stages, verdictFor(contained.code), 'containment', contained.code, contained.reason, path, links, kind);
+  const reason = `${path} is inside the workspace root ${root.realPath ?? root.path}.`;
+  return makeTrace(root, input, stages, 'inside', 'containment', null, reason, path, links, kind);
 }

@@ -110,6 +110,12 @@ export interface FileSystemPort {
   lstat(path: string): FsLookup;
   readlink(path: string): { readonly ok: true; readonly target: string } | { readonly ok: false; readonly errno: string };
   /**
+   * The real path of an existing entry, every link on the way resolved (`realpath(3)`), or null
+   * when it cannot be resolved. Optional, and only a shortcut: when it returns the path it was
+   * given, no name of that path is a link, so the name-by-name walk would find nothing to follow.
+   */
+  realpath?(path: string): string | null;
+  /**
    * The long name the filesystem stores for the last name of `path`, which may spell it as an
    * 8.3 short name (`PROGRA~1` for `Program Files`, Win32 naming rules); a link at the last name
    * is not followed. Null when nothing is there or the filesystem cannot tell. Optional: only

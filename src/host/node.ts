@@ -36,18 +36,32 @@ function errnoOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
 }
 
+const MISSING: FsLookup = Object.freeze({ kind: 'missing' });
+
 /** The core's filesystem port over `node:fs`: lookups only, never a write. */
 export const nodeFileSystem: FileSystemPort = {
   lstat(path: string): FsLookup {
     try {
-      const stats = fs.lstatSync(path, { bigint: true });
+      // Number stats, and no error built for a missing name: a trace looks up every name of a path.
+      const stats = fs.lstatSync(path, { throwIfNoEntry: false });
+      if (stats === undefined) return MISSING;
       const kind = stats.isSymbolicLink() ? 'symlink' : stats.isDirectory() ? 'directory' : stats.isFile() ? 'file' : 'other';
-      return { kind, dev: stats.dev, ino: stats.ino };
+      if (Number.isSafeInteger(stats.dev) && Number.isSafeInteger(stats.ino)) return { kind, dev: BigInt(stats.dev), ino: BigInt(stats.ino) };
+      // An identity past 2^53 (NTFS file ids, some XFS inodes) is read again exactly.
+      const exact = fs.lstatSync(path, { bigint: true });
+      return { kind, dev: exact.dev, ino: exact.ino };
     } catch (error) {
       const errno = errnoOf(error);
       // ENOTDIR: a file stands where a folder was expected, so nothing below it can exist.
-      if (errno === 'ENOENT' || errno === 'ENOTDIR') return { kind: 'missing' };
+      if (errno === 'ENOENT' || errno === 'ENOTDIR') return MISSING;
       return { kind: 'error', errno };
+    }
+  },
+  realpath(path: string) {
+    try {
+      return fs.realpathSync.native(path);
+    } catch {
+      return null;
     }
   },
   readlink(path: string) {

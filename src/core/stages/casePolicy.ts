@@ -1,4 +1,4 @@
-import { joinNames, type SplitPath } from '../paths.js';
+import { isAscii, joinNames, toNfc, type SplitPath } from '../paths.js';
 import { passed, type StageContext, type StageOutcome } from '../stage.js';
 import type { FileSystemPort, Platform } from '../types.js';
 import type { Normalised } from './normalise.js';
@@ -26,6 +26,7 @@ const PLATFORM_DEFAULTS: Record<Platform, { foldCase: boolean; foldUnicode: bool
  * refusal; folding too much is a silent escape.
  */
 function foldCaseSimple(name: string): string {
+  if (isAscii(name)) return name.toUpperCase();
   let folded = '';
   for (const char of name) {
     const upper = char.toUpperCase();
@@ -35,7 +36,7 @@ function foldCaseSimple(name: string): string {
 }
 
 export function comparisonKey(name: string, comparison: Comparison): string {
-  const unified = comparison.foldUnicode ? name.normalize('NFC') : name;
+  const unified = comparison.foldUnicode ? toNfc(name) : name;
   return comparison.foldCase ? foldCaseSimple(unified) : unified;
 }
 
@@ -118,12 +119,12 @@ export interface Compared extends Normalised {
 export function casePolicy(normalised: Normalised, comparison: Comparison): StageOutcome<Compared> {
   const key = comparisonKey(normalised.path, comparison);
   const notes: string[] = [];
-  if (!comparison.foldUnicode && normalised.path !== normalised.path.normalize('NFC')) {
+  if (!comparison.foldUnicode && normalised.path !== toNfc(normalised.path)) {
     notes.push('this path has names in NFD form: here they do not match their NFC spellings');
   }
   return passed(
     'case',
     { input: normalised.path, output: key, rule: `${describeComparison(comparison)} (${comparison.basis})`, notes },
-    { ...normalised, comparison },
+    { path: normalised.path, split: normalised.split, comparison },
   );
 }

@@ -1,3 +1,4 @@
+import { toNfc } from '../paths.js';
 import { MALFORMED_ESCAPE, percentDecode } from '../percent.js';
 import { passed, refused, skipped, type StageContext, type StageOutcome } from '../stage.js';
 import { namesUncServer, uncServer } from '../uncHost.js';
@@ -10,7 +11,7 @@ export interface Decoded {
 }
 
 function normalisationNote(path: string): string[] {
-  if (path === path.normalize('NFC')) return [];
+  if (path === toNfc(path)) return [];
   return ['a name is not in Unicode NFC form (it may be NFD, as macOS writes names); see the case stage for whether that matters'];
 }
 

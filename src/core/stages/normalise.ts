@@ -12,6 +12,8 @@ export interface Normalised {
  * `secret.txt.` and `.. ` name `secret.txt` and `..`. A name of dots alone (`...`) is kept.
  */
 function win32Name(name: string): string {
+  const last = name.charCodeAt(name.length - 1);
+  if (last !== 0x20 && last !== 0x2e) return name;
   const trimmed = name.replace(/[ .]+$/, '');
   if (trimmed !== '') return trimmed;
   const dots = name.trimEnd();

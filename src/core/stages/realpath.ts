@@ -165,6 +165,34 @@ export function resolveReal(
   return { ok: true, value: { real: { prefix, names }, kind, links, ...(existingAncestor !== undefined ? { existingAncestor } : {}) } };
 }
 
+/**
+ * The same answer as `resolveReal` for a path with no link on it, from one `lstat` and one
+ * `realpath` instead of a lookup per name; undefined whenever a link, an error or a changed
+ * spelling means the name-by-name walk must tell. A path that does not exist yet is looked up
+ * from its end until an existing folder, which must then be its own real path.
+ */
+export function resolveWithoutLinks(fs: FileSystemPort, split: SplitPath, platform: Platform, followFinal: boolean): Resolved | undefined {
+  if (!fs.realpath) return undefined;
+  const path = joinSplit(split, platform);
+  const look = fs.lstat(path);
+  if (look.kind === 'error') return undefined;
+  if (look.kind === 'symlink' && followFinal) return undefined;
+  if (look.kind !== 'missing') {
+    const folder = look.kind === 'symlink' ? joinNames(split.prefix, split.names.slice(0, -1), platform) : path;
+    return fs.realpath(folder) === folder ? { real: split, kind: look.kind, links: NO_LINKS } : undefined;
+  }
+  for (let depth = split.names.length - 1; depth >= 0; depth--) {
+    const ancestor = joinNames(split.prefix, split.names.slice(0, depth), platform);
+    const above = fs.lstat(ancestor);
+    if (above.kind === 'missing') continue;
+    if (above.kind !== 'directory' && above.kind !== 'file' && above.kind !== 'other') return undefined;
+    return fs.realpath(ancestor) === ancestor ? { real: split, kind: 'missing', links: NO_LINKS, existingAncestor: ancestor } : undefined;
+  }
+  return undefined;
+}
+
+const NO_LINKS: readonly LinkHop[] = Object.freeze([]);
+
 function lexicalLanding(prefix: string, names: readonly string[], rest: readonly Pending[]): SplitPath {
   const landed = [...names];
   for (const { name } of rest) {
@@ -184,6 +212,17 @@ export interface Realised extends Compared {
   readonly real: SplitPath | null;
   readonly kind: EntryKind | null;
   readonly links: readonly LinkHop[];
+}
+
+function realNotes({ links, kind, existingAncestor }: Resolved, followFinal: boolean): string[] {
+  const notes = links.map((hop) => `${hop.link} -> ${hop.target}`);
+  if (existingAncestor !== undefined) notes.push(`does not exist yet: resolved up to ${existingAncestor}, the rest taken lexically`);
+  if (!followFinal && kind === 'symlink') notes.push('the last name is a link and is not followed: the link itself is the subject');
+  return notes;
+}
+
+function realised(compared: Compared, real: SplitPath | null, kind: EntryKind | null, links: readonly LinkHop[]): Realised {
+  return { path: compared.path, split: compared.split, comparison: compared.comparison, real, kind, links };
 }
 
 /**
@@ -206,7 +245,7 @@ export function realpath(
     return skipped(
       'realpath',
       { input, output: input, rule: policyRule, notes: ['simulated: the filesystem of another platform is not consulted'] },
-      { ...compared, real: null, kind: null, links: [] },
+      realised(compared, null, null, []),
     );
   }
   const { comparison } = compared;
@@ -216,9 +255,11 @@ export function realpath(
     return skipped(
       'realpath',
       { input, output: input, rule: policyRule, notes: ['not looked up: by its names alone the path lies outside the workspace, and nothing outside it is looked up'] },
-      { ...compared, real: null, kind: null, links: [] },
+      realised(compared, null, null, []),
     );
   }
+  const quick = resolveWithoutLinks(ctx.fs, compared.split, ctx.platform, followFinal);
+  if (quick) return passed('realpath', { input, output: input, rule: policyRule, notes: realNotes(quick, followFinal) }, realised(compared, quick.real, quick.kind, quick.links));
   const belowRoot = (split: SplitPath) => isInside(root.real, split, comparison) && split.names.length > root.real.names.length;
   const resolution = resolveReal(ctx.fs, compared.split, ctx.platform, {
     followFinal,
@@ -248,11 +289,9 @@ export function realpath(
       ...(landed !== undefined ? { landed } : {}),
     });
   }
-  const { real, kind, links, existingAncestor } = resolution.value;
+  const { real, kind, links } = resolution.value;
   const output = joinSplit(real, ctx.platform);
-  const notes = links.map((hop) => `${hop.link} -> ${hop.target}`);
-  if (existingAncestor !== undefined) notes.push(`does not exist yet: resolved up to ${existingAncestor}, the rest taken lexically`);
-  if (!followFinal && kind === 'symlink') notes.push('the last name is a link and is not followed: the link itself is the subject');
+  const notes = realNotes(resolution.value, followFinal);
 
   if (links.length > 0 && !isInside(root.real, real, comparison)) {
     const first = links.find((hop) => {
@@ -267,5 +306,5 @@ export function realpath(
       { links },
     );
   }
-  return passed('realpath', { input, output, rule: policyRule, notes }, { ...compared, real, kind, links });
+  return passed('realpath', { input, output, rule: policyRule, notes }, realised(compared, real, kind, links));
 }

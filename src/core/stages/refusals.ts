@@ -12,6 +12,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const DEVICE_AFTER_FOUR_SLASHES = /^[^:]*:\/\/\/\/(?:\.|%2e)(?:\/|$)/i;
 
 function lenientDecode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -79,7 +80,9 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     const isUncHost = win32 && namesUncServer(authority);
     // Judged as Windows will see it: the host as written, decoded once, and the decoded names.
     const server = isUncHost ? (uncServer(authority) ?? authority) : null;
-    const segments = url.pathname.split('/').map(lenientDecode);
+    // Decoded names matter only to Windows' rules for file URIs.
+    const segments = isFile && win32 ? url.pathname.split('/').map(lenientDecode) : [];
+    const decodedPath = segments.join('/');
     const names = isFile && win32 ? uriNames(server, segments) : [];
     if (authority !== '' && !isUncHost) {
       if (isLocalhost && policy.localhost === 'allow') {
@@ -101,7 +104,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
           'A file whose name contains them must be percent-encoded: "?" as %3F, "#" as %23.',
       });
     }
-    const uncByPath = isFile && win32 && /^\/\/[^/]/.test(url.pathname) && !/^\/\/[?.](\/|$)/.test(segments.join('/'));
+    const uncByPath = isFile && win32 && /^\/\/[^/]/.test(url.pathname) && !/^\/\/[?.](\/|$)/.test(decodedPath);
     if (isUncHost || uncByPath) {
       if (policy.unc === 'allow') notes.push('UNC share allowed by policy');
       else
@@ -115,7 +118,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     if (isFile && win32) {
       // `\\?\` and `\\.\` by the path (`file:////%3F/x`), by the host (`file://./x`), or as sent (`file:////./x`).
       const device =
-        /^\/\/[?.](\/|$)/.test(segments.join('/')) || (server !== null && isDeviceNamespace(server)) || DEVICE_AFTER_FOUR_SLASHES.test(raw);
+        /^\/\/[?.](\/|$)/.test(decodedPath) || (server !== null && isDeviceNamespace(server)) || DEVICE_AFTER_FOUR_SLASHES.test(raw);
       const reserved = names.find(isReservedDeviceName);
       if (device || reserved !== undefined) {
         findings.push({
@@ -153,6 +156,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     const trailing = win32 ? ambiguousTrailing(names, url.pathname.endsWith('/')) : undefined;
     if (trailing !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: trailingReason(trailing, 'the decoded URI') });
   } else {
+    const pathNames = win32 ? win32Names(raw) : [];
     if (parsed.kind === 'unc') {
       if (policy.unc === 'allow') notes.push('UNC share allowed by policy');
       else
@@ -168,15 +172,15 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
         reason: 'The path is a Windows device path (\\\\?\\, \\\\.\\ or \\??\\), which bypasses Win32 path rules. Use a drive path such as C:\\path.',
       });
     } else if (win32) {
-      const reserved = win32Names(raw).find(isReservedDeviceName);
+      const reserved = pathNames.find(isReservedDeviceName);
       if (reserved !== undefined) findings.push({ code: 'ERR_DEVICE_PATH', reason: reservedReason(reserved) });
     }
     if (raw.includes('\u0000')) {
       findings.push({ code: 'ERR_NUL', reason: 'The path contains a NUL character, which no file name may hold.' });
     }
-    const stream = win32 && parsed.kind !== 'device' ? win32Names(raw).find(holdsStream) : undefined;
+    const stream = win32 && parsed.kind !== 'device' ? pathNames.find(holdsStream) : undefined;
     if (stream !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: streamReason(stream, 'the path') });
-    const trailing = win32 && parsed.kind !== 'device' ? ambiguousTrailing(win32Names(raw), /[\\/]$/.test(raw)) : undefined;
+    const trailing = win32 && parsed.kind !== 'device' ? ambiguousTrailing(pathNames, /[\\/]$/.test(raw)) : undefined;
     if (trailing !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: trailingReason(trailing, 'the path') });
     if (raw.includes('%')) notes.push('"%" in a path is a literal character: paths are never percent-decoded');
   }
