@@ -1,4 +1,5 @@
 import { hostPlatform } from '../host/node.js';
+import { runAudit } from './commands/audit.js';
 import { runRoot } from './commands/root.js';
 import { runServe } from './commands/serve.js';
 import { runTrace } from './commands/trace.js';
@@ -14,19 +15,26 @@ Commands:
   root <uri>                   convert a workspace root URI into a path, or refuse it
   trace <input> --root <uri>   trace an input through every stage against a root
   serve --workspace <uri>      serve workspaces to an MCP client over stdio
+  audit --root <uri>           walk a workspace and report links, names and hard links that
+                               trip an agent or another platform
 
 Options:
   -h, --help                   show help (also: boundary-inspector <command> --help)
   -v, --version                show the version
 
-Exit status: 0 inside or converted, 3 outside or refused, 2 usage error.
+Exit status: 0 inside, converted or nothing found; 3 outside, refused or findings;
+2 usage error.
 `;
 
-type Command = (args: readonly string[], io: Io, host: ReturnType<typeof hostPlatform>) => number | 'serving';
-const COMMANDS: Record<string, Command> = { root: runRoot, trace: runTrace, serve: runServe };
+type Status = number | 'serving' | Promise<number>;
+type Command = (args: readonly string[], io: Io, host: ReturnType<typeof hostPlatform>) => Status;
+const COMMANDS: Record<string, Command> = { root: runRoot, trace: runTrace, serve: runServe, audit: runAudit };
 
-/** Runs one command; `serving` means the MCP server is running and sets its own exit status. */
-export function main(argv: readonly string[], io: Io): number | 'serving' {
+/**
+ * Runs one command; `serving` means the MCP server is running and sets its own exit status. A
+ * command that walks the disk (audit) answers with a promise, after checking its arguments.
+ */
+export function main(argv: readonly string[], io: Io): Status {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     (command === undefined ? io.stderr : io.stdout).write(mainHelp);

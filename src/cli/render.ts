@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+import { FINDING_KINDS, type AuditReport, type Finding, type FindingKind } from '../audit/audit.js';
 import type { StageResult, StageStatus, Trace } from '../core/index.js';
 
 const COLORS: Record<StageStatus | 'bold' | 'dim', [number, number]> = {
@@ -37,4 +39,79 @@ export function renderTrace(result: Trace, options: { readonly color: boolean })
   lines.push(`${paint('bold', 'reason')}  ${result.reason}`);
   if (result.path !== null) lines.push(`${paint('bold', 'path')}    ${result.path}`);
   return `${lines.join('\n')}\n`;
+}
+
+const KIND_HEADINGS: Record<FindingKind, string> = {
+  'link-escapes': 'links whose chain leads outside the workspace (the server refuses every path through them)',
+  'link-dangling': 'links whose chain ends at nothing',
+  'link-loop': 'links whose chain loops',
+  unreadable: 'what could not be listed or examined',
+  'not-portable': 'names Windows or macOS cannot hold, or would read as another name',
+  'case-twins': 'names in one folder that differ only by case',
+  'unicode-twins': 'NFC and NFD spellings of one name in one folder',
+  'hard-link': 'files with more than one name (hard links): reading one reads the others',
+};
+
+/** Findings shown per kind; --json has them all. */
+const SHOWN_PER_KIND = 20;
+
+/**
+ * Renders an audit as a report grouped by kind, with counts. Hard links below a `node_modules`
+ * folder are summarised per such folder: package stores link files on purpose, by the thousand.
+ */
+export function renderAudit(root: string, report: AuditReport, options: { readonly color: boolean }): string {
+  const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
+  const count = (n: number) => n.toLocaleString('en-US');
+  const relative = (entry: string) => path.relative(report.rootPath, entry) || '.';
+  const lines: string[] = [];
+  lines.push(`${bold('audit')} ${visible(root)}${root === report.rootPath ? '' : ` = ${visible(report.rootPath)}`}`);
+  lines.push(`${bold('scanned')} ${count(report.scanned)} entries, links not followed`);
+  if (report.truncated) lines.push(`${bold('stopped')} at --max-entries ${count(report.scanned)}: the rest was not examined`);
+
+  for (const kind of FINDING_KINDS) {
+    const found = report.findings.filter((finding) => finding.kind === kind);
+    if (found.length === 0) continue;
+    lines.push('', `${bold(kind)} (${count(found.length)}): ${KIND_HEADINGS[kind]}`);
+    const stores = new Map<string, number>();
+    const listed: Finding[] = [];
+    for (const finding of found) {
+      const store = kind === 'hard-link' ? storeOf(relative(finding.path)) : undefined;
+      if (store === undefined) listed.push(finding);
+      else stores.set(store, (stores.get(store) ?? 0) + 1);
+    }
+    for (const [store, files] of stores) {
+      lines.push(`  ${visible(store)}/ ${count(files)} file${files === 1 ? '' : 's'}: a package store such as pnpm's links its files on purpose`);
+    }
+    for (const finding of listed.slice(0, SHOWN_PER_KIND)) {
+      const name = relative(finding.path);
+      // A trailing or leading space would be invisible unquoted.
+      const shown = /^\s|\s$/.test(name) ? JSON.stringify(name) : name;
+      lines.push(`  ${visible(shown)}${finding.target !== undefined ? ` -> ${visible(finding.target)}` : ''}`);
+      lines.push(`      ${visible(finding.detail)}`);
+    }
+    if (listed.length > SHOWN_PER_KIND) lines.push(`  ... and ${count(listed.length - SHOWN_PER_KIND)} more (--json lists every finding)`);
+  }
+
+  lines.push('');
+  if (report.findings.length === 0) {
+    lines.push(report.truncated ? 'Nothing found in the entries examined.' : 'Nothing found.');
+  } else {
+    const byKind = FINDING_KINDS.map((kind) => [kind, report.findings.filter((finding) => finding.kind === kind).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${count(n)} ${kind}`);
+    lines.push(`${count(report.findings.length)} finding${report.findings.length === 1 ? '' : 's'}: ${byKind.join(', ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The outermost `node_modules` folder holding a relative path, if any. */
+function storeOf(relativePath: string): string | undefined {
+  const names = relativePath.split(path.sep);
+  const at = names.indexOf('node_modules');
+  return at >= 0 && at < names.length - 1 ? names.slice(0, at + 1).join(path.sep) : undefined;
+}
+
+/** Control characters (C0, DEL, C1) as escapes: a name may hold ESC, and a report must not drive the terminal. */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

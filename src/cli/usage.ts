@@ -4,11 +4,11 @@ import { PLATFORMS, policyFromFlags, type Platform, type Policy, type PolicyFlag
 /** A mistake in how the command was called: exit 2 with the message and a pointer to --help. */
 export class UsageError extends Error {}
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, findings: 3 } as const;
 
 export interface Io {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stderr: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly env: NodeJS.ProcessEnv;
 }
 

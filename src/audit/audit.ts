@@ -1,0 +1,388 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { comparisonKey, isInside, joinSplit, splitAbsolute, type Comparison, type Platform, type SplitPath } from '../core/index.js';
+import { contextFor } from '../core/root.js';
+import { decideComparison } from '../core/stages/casePolicy.js';
+import { MAX_LINK_HOPS, resolveReal } from '../core/stages/realpath.js';
+import { isReservedDeviceName } from '../core/win32Names.js';
+import { hostPlatform, nodeFileSystem } from '../host/node.js';
+
+/** What an audit reports. The order is the text report's: what breaks first, the informational last. */
+export const FINDING_KINDS = [
+  'link-escapes',
+  'link-dangling',
+  'link-loop',
+  'unreadable',
+  'not-portable',
+  'case-twins',
+  'unicode-twins',
+  'hard-link',
+] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
+export interface Finding {
+  readonly kind: FindingKind;
+  /** The entry's absolute path. */
+  readonly path: string;
+  /** A sentence a person can act on. */
+  readonly detail: string;
+  /** Where the link's chain lands: for `link-escapes` and `link-dangling` only (a loop lands nowhere). */
+  readonly target?: string;
+}
+
+export interface AuditReport {
+  /** The root's real path, as given. */
+  readonly rootPath: string;
+  /** Entries examined (the root itself is not counted). */
+  readonly scanned: number;
+  /** True when `maxEntries` stopped the walk before every entry was examined. */
+  readonly truncated: boolean;
+  /** Sorted by path, then kind. */
+  readonly findings: readonly Finding[];
+}
+
+export interface AuditProgress {
+  readonly scanned: number;
+  /** The folder being examined. */
+  readonly folder: string;
+}
+
+export interface AuditOptions {
+  readonly maxEntries?: number;
+  /** Called between slices of work (about every 20 ms of walking). */
+  readonly onProgress?: (progress: AuditProgress) => void;
+  /** Checked between entries; an abort rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+export const DEFAULT_MAX_ENTRIES = 100_000;
+
+/** The walk runs synchronously for this long before it lets the event loop (and an abort) in. */
+const SLICE_MS = 20;
+
+/** Windows forbids these in names ("Naming Files, Paths, and Namespaces"); `\` is its separator. */
+const WINDOWS_FORBIDDEN = /[<>:"|?*\\]/g;
+/** U+0001 to U+001F: forbidden in Windows names (NUL cannot occur in a POSIX name). */
+const CONTROL = /[\u0001-\u001f]/g;
+
+/** Case and Unicode form both folded: names that macOS holds as one, whichever way they differ. */
+const FOLD_ALL: Comparison = { foldCase: true, foldUnicode: true, basis: 'audit: names another platform would take as one' };
+
+interface Pending {
+  readonly path: string;
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+interface HardLinked {
+  readonly nlink: bigint;
+  /** Indices into the findings, one per name met. */
+  readonly findings: number[];
+}
+
+/**
+ * Walks the workspace at `rootPath` (an absolute real path) depth first in name order, never
+ * following a link, and reports what will trip an agent or another platform. Iterative: memory
+ * is the findings, a stack of folders still to list, and one folder's names at a time (at most
+ * the entries left to examine). Link chains are judged as the server judges them (the realpath
+ * stage's `contain` rule): a chain is cut where its text first leads outside, so nothing outside
+ * is looked up.
+ *
+ * Known limit: a folder swapped for a link between its check and its listing may be listed
+ * through the link for that instant; the audit reports, it does not guard (the server's anchored
+ * I/O does).
+ */
+export async function auditWorkspace(rootPath: string, options: AuditOptions = {}): Promise<AuditReport> {
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer; got ${maxEntries}`);
+  const platform = hostPlatform();
+  const root = splitAbsolute(rootPath, platform);
+  if (!root) throw new TypeError(`auditWorkspace needs an absolute, normalised path; got ${JSON.stringify(rootPath)}`);
+  const rootStats = fs.lstatSync(rootPath, { bigint: true });
+  if (!rootStats.isDirectory()) throw new TypeError(`${rootPath} is not a folder (a link to one must be resolved first)`);
+  const comparison = decideComparison(root, contextFor({ platform, fs: nodeFileSystem }, 'root'));
+
+  const findings: Finding[] = [];
+  const hardLinks = new Map<string, HardLinked>();
+  const stack: Pending[] = [{ path: rootPath, dev: rootStats.dev, ino: rootStats.ino }];
+  let scanned = 0;
+  let truncated = false;
+  let sliceStart = Date.now();
+
+  walk: while (stack.length > 0) {
+    const folder = stack.pop()!;
+    const listing = listFolder(folder, maxEntries - scanned + 1);
+    if (listing === 'changed') continue;
+    if ('errno' in listing) {
+      findings.push({
+        kind: 'unreadable',
+        path: folder.path,
+        detail: `This folder could not be listed (${listing.errno}), so nothing below it was examined. ${remedy(listing.errno, 'its')}`,
+      });
+      continue;
+    }
+    const byFolded = new Map<string, string[]>();
+    const folders: Pending[] = [];
+    for (const raw of listing.names) {
+      if (scanned >= maxEntries) {
+        truncated = true;
+        reportTwins(folder.path, byFolded, findings);
+        break walk;
+      }
+      if (Date.now() - sliceStart >= SLICE_MS) {
+        await nextTurn();
+        options.onProgress?.({ scanned, folder: folder.path });
+        sliceStart = Date.now();
+      }
+      options.signal?.throwIfAborted();
+      scanned++;
+      const name = utf8Name(raw);
+      if (name === null) {
+        // Its path cannot be spelt as text, so nothing below or behind it is looked up.
+        findings.push({
+          kind: 'not-portable',
+          path: path.join(folder.path, raw.toString('utf8')),
+          detail: `This name is not valid UTF-8 (bytes ${raw.toString('hex').replace(/(..)(?!$)/g, '$1 ')}): macOS and Windows cannot hold it, and tools that read names as text see another name. Nothing below or behind it was examined; rename it.`,
+        });
+        continue;
+      }
+      const entryPath = path.join(folder.path, name);
+      const folded = comparisonKey(name, FOLD_ALL);
+      const group = byFolded.get(folded);
+      if (group) group.push(name);
+      else byFolded.set(folded, [name]);
+      const rules = portabilityRules(name);
+      if (rules.length > 0) findings.push({ kind: 'not-portable', path: entryPath, detail: `Not portable: ${rules.join('; ')}. Rename it.` });
+
+      let stats: fs.BigIntStats;
+      try {
+        stats = fs.lstatSync(entryPath, { bigint: true });
+      } catch (error) {
+        const errno = errnoOf(error);
+        // Removed since the listing: nothing is there to report.
+        if (errno !== 'ENOENT') {
+          findings.push({
+            kind: 'unreadable',
+            path: entryPath,
+            detail: `This entry could not be examined (${errno}). ${remedy(errno, "its folder's")}`,
+          });
+        }
+        continue;
+      }
+      if (stats.isSymbolicLink()) {
+        const judged = judgeLink(entryPath, root, comparison, platform);
+        if (judged) findings.push(judged);
+      } else if (stats.isDirectory()) {
+        folders.push({ path: entryPath, dev: stats.dev, ino: stats.ino });
+      } else if (stats.isFile() && stats.nlink > 1n) {
+        const key = `${stats.dev}:${stats.ino}`;
+        const seen = hardLinks.get(key) ?? { nlink: stats.nlink, findings: [] };
+        seen.findings.push(findings.length);
+        hardLinks.set(key, seen);
+        findings.push({ kind: 'hard-link', path: entryPath, detail: '' });
+      }
+    }
+    reportTwins(folder.path, byFolded, findings);
+    // Reversed, so the stack gives them back in name order.
+    for (let i = folders.length - 1; i >= 0; i--) stack.push(folders[i]!);
+  }
+
+  for (const { nlink, findings: indices } of hardLinks.values()) {
+    const names = indices.slice(0, SHOWN_NAMES + 1).map((index) => findings[index]!.path);
+    for (const index of indices) {
+      const finding = findings[index]!;
+      findings[index] = { ...finding, detail: hardLinkDetail(finding.path, nlink, names, indices.length, truncated) };
+    }
+  }
+  findings.sort((a, b) => compare(a.path, b.path) || compare(a.kind, b.kind));
+  return { rootPath, scanned, truncated, findings };
+}
+
+/**
+ * Up to `cap` names of a folder, in byte order. Fewer than all only when the walk will stop in
+ * this folder anyway, so a huge folder never sits in memory whole.
+ */
+function listFolder(folder: Pending, cap: number): { names: Buffer[] } | { errno: string } | 'changed' {
+  let dir: fs.Dir;
+  try {
+    // Buffer names, so a name that is not UTF-8 is seen as it is (@types/node omits 'buffer' here; Node takes it).
+    dir = fs.opendirSync(folder.path, { encoding: 'buffer' as BufferEncoding });
+  } catch (error) {
+    const errno = errnoOf(error);
+    return errno === 'ENOENT' || errno === 'ENOTDIR' ? 'changed' : { errno };
+  }
+  const names: Buffer[] = [];
+  try {
+    // opendir follows a link: a folder swapped for one since its check is not listed.
+    const now = fs.lstatSync(folder.path, { bigint: true });
+    if (!now.isDirectory() || now.dev !== folder.dev || now.ino !== folder.ino) return 'changed';
+    while (names.length < cap) {
+      const entry = dir.readSync();
+      if (entry === null) break;
+      names.push(entry.name as unknown as Buffer);
+    }
+  } catch (error) {
+    return { errno: errnoOf(error) };
+  } finally {
+    dir.closeSync();
+  }
+  return { names: names.sort(Buffer.compare) };
+}
+
+/** The name as text, or null when its bytes are not UTF-8 (so the text would name another file). */
+function utf8Name(raw: Buffer): string | null {
+  const name = raw.toString('utf8');
+  return Buffer.byteLength(name) === raw.length && Buffer.from(name).equals(raw) ? name : null;
+}
+
+/** Which of the Win32 naming rules (and macOS's) a name breaks, each as a clause. */
+export function portabilityRules(name: string): string[] {
+  const rules: string[] = [];
+  if (isReservedDeviceName(name)) {
+    const device = name.replace(/[.:].*$/s, '').replace(/ +$/, '').toUpperCase();
+    rules.push(`${device} is a reserved device name on Windows, so there this name opens the device, not a file`);
+  }
+  if (/[. ]$/.test(name)) {
+    rules.push(`it ends in ${name.endsWith('.') ? 'a dot' : 'a space'}, which Windows drops, so there it names another entry`);
+  }
+  const forbidden = [...new Set(name.match(WINDOWS_FORBIDDEN))];
+  if (forbidden.length > 0) {
+    const colon = forbidden.includes(':') ? ' (":" names an NTFS stream, and macOS Finder shows it as "/")' : '';
+    rules.push(`it holds ${forbidden.map((char) => JSON.stringify(char)).join(' ')}, which Windows forbids in names${colon}`);
+  }
+  const controls = [...new Set(name.match(CONTROL))];
+  if (controls.length > 0) {
+    const codes = controls.map((char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+    rules.push(`it holds the control character${controls.length > 1 ? 's' : ''} ${codes.join(' ')}, which Windows forbids in names`);
+  }
+  return rules;
+}
+
+/** Judges a link's chain by the server's rule, resolving it hop by hop; undefined when it lands inside. */
+function judgeLink(linkPath: string, root: SplitPath, comparison: Comparison, platform: Platform): Finding | undefined {
+  const split = splitAbsolute(linkPath, platform);
+  if (!split) return undefined;
+  const belowRoot = (at: SplitPath) => at.names.length > root.names.length && isInside(root, at, comparison);
+  const resolution = resolveReal(nodeFileSystem, split, platform, {
+    followFinal: true,
+    // As src/core/stages/realpath.ts: cut the chain where a link below the root leads outside,
+    // before anything there is looked up (so one that leaves and comes back is an escape).
+    judgeTarget: (_hop, link, landing) =>
+      belowRoot(link) && !isInside(root, landing, comparison) ? { code: 'ERR_SYMLINK_ESCAPE', reason: '', landed: landing } : undefined,
+    landsInside: (landed) => isInside(root, landed, comparison),
+  });
+  const hops = resolution.ok ? resolution.value.links : resolution.links;
+  const leaving = hops[hops.length - 1];
+  const via = leaving && leaving.link !== linkPath ? ` through ${leaving.link} -> ${leaving.target}` : '';
+  if (resolution.ok) {
+    if (hops.length === 0 || isInside(root, resolution.value.real, comparison)) return undefined;
+    const target = joinSplit(resolution.value.real, platform);
+    return { kind: 'link-escapes', path: linkPath, target, detail: escapeDetail(target, via) };
+  }
+  const landed = resolution.landed ? joinSplit(resolution.landed, platform) : undefined;
+  switch (resolution.code) {
+    case 'ERR_SYMLINK_ESCAPE':
+      return { kind: 'link-escapes', path: linkPath, ...(landed !== undefined ? { target: landed } : {}), detail: escapeDetail(landed ?? 'outside', via) };
+    case 'ERR_SYMLINK_DANGLING':
+      return {
+        kind: 'link-dangling',
+        path: linkPath,
+        ...(landed !== undefined ? { target: landed } : {}),
+        detail: `This link points to ${landed ?? 'nothing'}${via}, which does not exist. Fix the link or remove it.`,
+      };
+    case 'ERR_SYMLINK_LOOP': {
+      const shown = hops.slice(0, 3).map((hop) => `${hop.link} -> ${hop.target}`);
+      return {
+        kind: 'link-loop',
+        path: linkPath,
+        detail: `This link's chain loops (more than ${MAX_LINK_HOPS} links: ${shown.join(', ')}, ...). Break the loop.`,
+      };
+    }
+    default:
+      return { kind: 'unreadable', path: linkPath, detail: `This link's chain could not be resolved: ${resolution.reason}` };
+  }
+}
+
+function escapeDetail(target: string, via: string): string {
+  return `This link leads outside the workspace to ${target}${via}; the server refuses every path through it, and what lies beyond is not looked up. Point it inside the workspace, or remove it.`;
+}
+
+/** Names a detail shows; a folder may hold thousands of spellings of one name, so details stay short and the work linear. */
+const SHOWN_NAMES = 3;
+
+/** One finding per name of each group of names another platform would take as one. */
+function reportTwins(folder: string, byFolded: ReadonlyMap<string, readonly string[]>, findings: Finding[]): void {
+  for (const group of byFolded.values()) {
+    if (group.length < 2) continue;
+    const byForm = new Map<string, string[]>();
+    for (const name of group) {
+      const nfc = name.normalize('NFC');
+      const spellings = byForm.get(nfc);
+      if (spellings) spellings.push(name);
+      else byForm.set(nfc, [name]);
+    }
+    // A few names of distinct NFC forms, enough to show SHOWN_NAMES others for any name.
+    const distinct = [...byForm.values()].slice(0, SHOWN_NAMES + 1).map((spellings) => spellings[0]!);
+    for (const name of group) {
+      const spellings = byForm.get(name.normalize('NFC'))!;
+      const caseCount = group.length - spellings.length;
+      if (caseCount > 0) {
+        const shown = distinct.filter((other) => other.normalize('NFC') !== name.normalize('NFC')).slice(0, SHOWN_NAMES);
+        findings.push({
+          kind: 'case-twins',
+          path: path.join(folder, name),
+          detail: `${quote(name)} differs only by case from ${listed(shown.map(quote), caseCount)} in this folder: Windows and macOS hold only one of them, so a checkout there loses or mixes the others. Rename all but one.`,
+        });
+      }
+      if (spellings.length > 1) {
+        const shown = spellings.slice(0, SHOWN_NAMES + 1).filter((other) => other !== name).slice(0, SHOWN_NAMES);
+        findings.push({
+          kind: 'unicode-twins',
+          path: path.join(folder, name),
+          detail: `${quote(name)} (${formOf(name)}) is spelt ${listed(shown.map((other) => `${quote(other)} (${formOf(other)})`), spellings.length - 1)} in another Unicode form in this folder: macOS holds only one of them, and a tool that normalises names opens the other. Keep one spelling.`,
+        });
+      }
+    }
+  }
+}
+
+/** "a, b, c and 4 more" */
+function listed(shown: readonly string[], total: number): string {
+  return total > shown.length ? `${shown.join(', ')} and ${total - shown.length} more` : shown.join(', ');
+}
+
+function formOf(name: string): string {
+  const nfc = name === name.normalize('NFC');
+  const nfd = name === name.normalize('NFD');
+  return nfc ? 'NFC' : nfd ? 'NFD' : 'neither NFC nor NFD';
+}
+
+function quote(name: string): string {
+  return JSON.stringify(name);
+}
+
+/** `namesMet`: the first few names met inside (SHOWN_NAMES + 1 at most), of `metCount`. */
+function hardLinkDetail(entryPath: string, nlink: bigint, namesMet: readonly string[], metCount: number, truncated: boolean): string {
+  const others = namesMet.filter((name) => name !== entryPath).slice(0, SHOWN_NAMES);
+  const metHere = others.length > 0 ? ` ${metCount === 2 ? 'Its other name here' : 'Its other names here'}: ${listed(others, metCount - 1)}.` : '';
+  const elsewhere = Number(nlink) - metCount;
+  if (elsewhere <= 0) {
+    return `This file has ${nlink} names (hard links), all in this workspace: changing it changes them all.${metHere}`;
+  }
+  const where = truncated ? 'outside this workspace or in the part the walk did not reach' : 'outside this workspace (or in a folder that could not be listed)';
+  return `This file has ${nlink} names (hard links); ${elsewhere} of them ${elsewhere === 1 ? 'lies' : 'lie'} ${where}, so reading or changing it here reads or changes that file too.${metHere} Package stores such as pnpm's link files on purpose; elsewhere, copy the file if it should stand alone.`;
+}
+
+function remedy(errno: string, whose: string): string {
+  if (errno === 'ENAMETOOLONG') return 'Its path is longer than the system allows (PATH_MAX): shorten the names above it.';
+  return `Check ${whose} permissions.`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function errnoOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+}

@@ -1,0 +1,226 @@
+// The audit library on a real disk: every kind found where it is, with the right target, and
+// nothing reported on a clean workspace.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { auditWorkspace, portabilityRules, type AuditReport, type Finding } from '../../src/audit/audit.js';
+import { isRoot, makeFixture, NFC, NFD, type Fixture } from './fixture.js';
+
+let fixture: Fixture;
+let report: AuditReport;
+
+before(async () => {
+  fixture = makeFixture();
+  report = await auditWorkspace(fixture.ws);
+});
+after(() => fixture.cleanup());
+
+function found(kind: Finding['kind'], relative: string): Finding {
+  const wanted = path.join(fixture.ws, relative);
+  const finding = report.findings.find((entry) => entry.kind === kind && entry.path === wanted);
+  assert.ok(finding, `${kind} at ${relative}; found:\n${report.findings.map((entry) => `${entry.kind} ${entry.path}`).join('\n')}`);
+  return finding;
+}
+
+describe('audit: links, judged as the server judges them', () => {
+  const outside = (name: string) => path.join(fixture.outside, name);
+  // [name of the link in ws, kind, where it lands]
+  const rows: readonly [string, Finding['kind'], () => string | undefined][] = [
+    // symlink escape, absolute text
+    ['escape-abs', 'link-escapes', () => outside('secret.txt')],
+    // symlink escape, relative text
+    ['escape-rel', 'link-escapes', () => outside('secret.txt')],
+    // leaves and comes back in: cut where it leaves, as the server does
+    ['comes-back', 'link-escapes', () => outside('back-in/file.txt')],
+    // dangling outside: an escape, its target never looked up
+    ['escape-dangling', 'link-escapes', () => outside('no-such-file')],
+    ['dangling', 'link-dangling', () => path.join(fixture.ws, 'missing.txt')],
+    // a loop lands nowhere
+    ['loop-a', 'link-loop', () => undefined],
+    ['loop-b', 'link-loop', () => undefined],
+  ];
+  for (const [name, kind, target] of rows) {
+    test(`${name}: ${kind}`, () => {
+      const finding = found(kind, name);
+      assert.equal(finding.target, target());
+      assert.ok(finding.detail.length > 20, finding.detail);
+    });
+  }
+
+  test('links whose chain stays inside are not reported', () => {
+    for (const name of ['fine-link', 'fine-chain']) {
+      assert.ok(!report.findings.some((entry) => entry.path === path.join(fixture.ws, name)), name);
+    }
+  });
+
+  test('the walk does not follow links: nothing below outside/ is reported', () => {
+    assert.ok(report.findings.every((entry) => entry.path.startsWith(fixture.ws + path.sep)));
+  });
+});
+
+describe('audit: names', () => {
+  test('case twins: each name, naming the other', (context) => {
+    if (!fixture.caseSensitive) return context.skip('this disk folds case');
+    assert.match(found('case-twins', 'README.md').detail, /"readme\.md"/);
+    assert.match(found('case-twins', 'readme.md').detail, /"README\.md"/);
+  });
+
+  test('unicode twins: the NFC and the NFD spelling', () => {
+    assert.match(found('unicode-twins', `names/${NFC}`).detail, /\(NFD\)/);
+    assert.match(found('unicode-twins', `names/${NFD}`).detail, /\(NFC\)/);
+  });
+
+  // [name, a word the detail must hold]
+  const rows: readonly [string, RegExp][] = [
+    ['CON.txt', /CON is a reserved device name/],
+    ['aux', /AUX is a reserved device name/],
+    ['name.', /ends in a dot/],
+    ['name ', /ends in a space/],
+    ['a:b', /":"/],
+    ['a?b', /"\?"/],
+    ['ctl\u0001', /U\+0001/],
+  ];
+  for (const [name, rule] of rows) {
+    test(`not portable: ${JSON.stringify(name)}`, () => {
+      assert.match(found('not-portable', `portable/${name}`).detail, rule);
+    });
+  }
+});
+
+describe('portabilityRules', () => {
+  // [name, number of rules broken]
+  const rows: readonly [string, number][] = [
+    ['index.ts', 0],
+    ['.hidden', 0],
+    ['console.log', 0], // starts with CON, is no device
+    ['auxiliary.txt', 0],
+    ['COM1', 1],
+    ['com\u00b9.txt', 1], // superscript digit: Windows reads it as COM1
+    ['nul .txt', 1], // spaces before the dot are dropped
+    ['CONIN$', 1],
+    ['LPT1.', 2], // a device, and a trailing dot
+    ['a<b>c', 1],
+    ['a\\b', 1], // Windows's separator
+    ['tab\there', 1],
+    ['...', 1],
+  ];
+  for (const [name, count] of rows) {
+    test(`${JSON.stringify(name)}: ${count}`, () => assert.equal(portabilityRules(name).length, count, portabilityRules(name).join('; ')));
+  }
+});
+
+describe('audit: hard links and what cannot be read', () => {
+  test('a hard link to a file outside: one name lies outside', () => {
+    assert.match(found('hard-link', 'hard.txt').detail, /2 names .*1 of them lies outside/);
+  });
+
+  test('two names, both inside: reported, and said to be all inside', () => {
+    assert.match(found('hard-link', 'twice-a.txt').detail, /all in this workspace.*twice-b\.txt/);
+    assert.match(found('hard-link', 'twice-b.txt').detail, /all in this workspace.*twice-a\.txt/);
+  });
+
+  test('a folder that cannot be listed (chmod 000)', (context) => {
+    if (isRoot) return context.skip('root lists any folder');
+    assert.match(found('unreadable', 'locked').detail, /EACCES/);
+  });
+
+  test('an entry past PATH_MAX cannot be examined (ENAMETOOLONG)', (context) => {
+    if (fixture.tooDeep === undefined) return context.skip('no PATH_MAX to pass here');
+    const unreadable = report.findings.filter((entry) => entry.kind === 'unreadable' && entry.path.startsWith(path.join(fixture.ws, 'deep')));
+    assert.equal(unreadable.length, 1, JSON.stringify(unreadable));
+    assert.ok(fixture.tooDeep.startsWith(unreadable[0]!.path));
+    assert.match(unreadable[0]!.detail, /ENAMETOOLONG/);
+  });
+});
+
+describe('audit: the report', () => {
+  test('every finding is expected, and nothing else is reported', () => {
+    const expected = [
+      'link-escapes escape-abs',
+      'link-escapes escape-rel',
+      'link-escapes comes-back',
+      'link-escapes escape-dangling',
+      'link-dangling dangling',
+      'link-loop loop-a',
+      'link-loop loop-b',
+      ...(fixture.caseSensitive ? ['case-twins README.md', 'case-twins readme.md'] : []),
+      `unicode-twins names/${NFC}`,
+      `unicode-twins names/${NFD}`,
+      ...['CON.txt', 'aux', 'name.', 'name ', 'a:b', 'a?b', 'ctl\u0001'].map((name) => `not-portable portable/${name}`),
+      'hard-link hard.txt',
+      'hard-link twice-a.txt',
+      'hard-link twice-b.txt',
+      ...(isRoot ? [] : ['unreadable locked']),
+    ];
+    const seen = report.findings
+      .filter((entry) => !(entry.kind === 'unreadable' && entry.path.startsWith(path.join(fixture.ws, 'deep'))))
+      .map((entry) => `${entry.kind} ${path.relative(fixture.ws, entry.path)}`);
+    assert.deepEqual([...seen].sort(), [...expected].sort());
+  });
+
+  test('sorted by path, then kind', () => {
+    const keys = report.findings.map((entry) => [entry.path, entry.kind] as const);
+    const sorted = [...keys].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+    assert.deepEqual(keys, sorted);
+  });
+
+  test('the same report twice', async () => {
+    assert.deepEqual(await auditWorkspace(fixture.ws), report);
+  });
+
+  test('a clean workspace: nothing reported, every entry scanned', async () => {
+    const clean = await auditWorkspace(fixture.clean);
+    assert.deepEqual(clean.findings, []);
+    assert.equal(clean.truncated, false);
+    // 13 names at the top (links included), src's 2, nested's 1.
+    assert.equal(clean.scanned, 16);
+    assert.equal(clean.rootPath, fixture.clean);
+  });
+});
+
+describe('audit: limits and cancellation', () => {
+  test('maxEntries stops the walk and says so', async () => {
+    const cut = await auditWorkspace(fixture.ws, { maxEntries: 3 });
+    assert.equal(cut.scanned, 3);
+    assert.equal(cut.truncated, true);
+  });
+
+  test('exactly as many entries as maxEntries is not truncated', async () => {
+    const exact = await auditWorkspace(fixture.clean, { maxEntries: 16 });
+    assert.equal(exact.scanned, 16);
+    assert.equal(exact.truncated, false);
+  });
+
+  test('an aborted signal rejects with its reason', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(auditWorkspace(fixture.ws, { signal: controller.signal }), { name: 'AbortError' });
+  });
+
+  test('progress between slices, and an abort then stops the walk', async () => {
+    // Wide enough that walking it takes several 20 ms slices on any machine.
+    const wide = path.join(fixture.base, 'wide');
+    fs.mkdirSync(wide);
+    for (let i = 0; i < 20_000; i++) fs.writeFileSync(path.join(wide, `f${i}`), '');
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const walk = auditWorkspace(wide, {
+      onProgress: ({ scanned, folder }) => {
+        assert.equal(folder, wide);
+        seen.push(scanned);
+        controller.abort();
+      },
+      signal: controller.signal,
+    });
+    await assert.rejects(walk, { name: 'AbortError' });
+    assert.equal(seen.length, 1);
+    assert.ok(seen[0]! < 20_000, `stopped part way: ${seen[0]}`);
+  });
+
+  test('a root that is not an absolute folder is a programming error', async () => {
+    await assert.rejects(auditWorkspace('relative/path'), TypeError);
+    await assert.rejects(auditWorkspace(path.join(fixture.clean, 'src', 'index.ts')), TypeError);
+    await assert.rejects(auditWorkspace(fixture.clean, { maxEntries: 0 }), RangeError);
+  });
+});
