@@ -4,6 +4,7 @@
  * markup: inputs, paths and reasons are attacker-chosen strings.
  */
 import type { RefusalEntry, Trace } from '../src/shared/messages.js';
+import { stageChange, type Segment } from './diff.js';
 import { ambiguousNames, utf8Hex } from './unicode.js';
 
 type StageResult = Trace['stages'][number];
@@ -86,24 +87,42 @@ function statusCell(status: StageStatus): HTMLTableCellElement {
   return el('td', 'status', undefined, icon(STATUS_ICON[status]), el('span', 'status-word', status));
 }
 
-function pathCell(value: string | null): HTMLTableCellElement {
+/**
+ * A path, its changed segments wrapped in `tag`: `del` in an input for what the stage removed,
+ * `ins` in an output for what it added. The stylesheet gives each a hidden spoken label.
+ */
+function pathCell(value: string | null, segments: readonly Segment[] | null, tag: 'del' | 'ins'): HTMLTableCellElement {
   if (value === null) {
     const dash = el('span', 'none', '—');
     dash.setAttribute('aria-hidden', 'true');
     return el('td', 'path', undefined, dash, visuallyHidden('none'));
   }
-  // A line may break after each separator, so names stay whole where they fit.
   const cell = el('td', 'path');
-  value.split(/(?<=[/\\])/).forEach((part, i) => {
-    if (i > 0) cell.append(document.createElement('wbr'));
-    cell.append(part);
-  });
+  let breakable = false;
+  for (const segment of segments ?? [{ text: value, changed: false }]) {
+    const target = segment.changed ? el(tag) : cell;
+    for (const part of segment.text.split(/(?<=[/\\])/)) {
+      // A line may break after each separator, so names stay whole where they fit.
+      if (breakable) (target.hasChildNodes() ? target : cell).append(document.createElement('wbr'));
+      target.append(part);
+      breakable = /[/\\]$/.test(part);
+    }
+    if (target !== cell) cell.append(target);
+  }
   return cell;
 }
 
+/** A stage whose output is its input rewritten; containment answers with a verdict word instead. */
+function rewrites(stage: StageResult): stage is StageResult & { readonly output: string } {
+  return stage.output !== null && stage.stage !== 'containment';
+}
+
 /**
- * One row per stage. When the root itself was refused the request's stages never ran: the
- * root's conversion is shown instead, its last stage the deciding one.
+ * One row per stage, with what each stage removed from its input and added to its output
+ * marked. A row that passed without changing anything, or was skipped, is drawn quietly unless it
+ * decided, so the rows that matter stand out (a note is worth reading even when nothing changed).
+ * When the root itself was refused the request's stages never ran: the root's conversion is
+ * shown instead, its last stage the deciding one.
  */
 export function renderStages(table: HTMLTableElement, trace: Trace): void {
   const rootRefused = trace.stage === 'root';
@@ -111,16 +130,23 @@ export function renderStages(table: HTMLTableElement, trace: Trace): void {
   const body = table.tBodies[0] ?? table.createTBody();
   const rows = stages.map((stage, index) => {
     const deciding = rootRefused ? index === stages.length - 1 : stage.stage === trace.stage;
+    const same = rewrites(stage) && stage.output === stage.input;
+    const quiet = !deciding && (stage.status === 'skip' || (stage.status === 'pass' && same));
+    const change = rewrites(stage) && !same ? stageChange(stage.input, stage.output) : null;
     const name = el('th', 'stage', rootRefused ? `root: ${stage.stage}` : stage.stage);
     name.scope = 'row';
-    const row = el('tr', deciding ? 'deciding' : undefined, undefined,
+    const output = pathCell(stage.output, change?.output ?? null, 'ins');
+    if (same) output.classList.add('unchanged');
+    const row = el('tr', undefined, undefined,
       name,
       statusCell(stage.status),
-      pathCell(stage.input),
-      pathCell(stage.output),
+      pathCell(stage.input, change?.input ?? null, 'del'),
+      output,
       el('td', 'rule', stage.rule),
       el('td', 'note', stage.note),
     );
+    if (deciding) row.classList.add('deciding');
+    if (quiet) row.classList.add('quiet');
     row.dataset['stage'] = stage.stage;
     row.dataset['status'] = stage.status;
     if (deciding) row.setAttribute('aria-current', 'true');
@@ -128,7 +154,8 @@ export function renderStages(table: HTMLTableElement, trace: Trace): void {
   });
   body.replaceChildren(...rows);
   if (table.caption) {
-    table.caption.textContent = rootRefused ? "Stages of the root's conversion (the root was refused)" : 'Stages of the decision';
+    table.caption.textContent = `${rootRefused ? "Stages of the root's conversion (the root was refused)" : 'Stages of the decision'}. `
+      + 'In each row, what the stage removed from its input and what it added to its output are marked.';
   }
   table.hidden = false;
 }

@@ -23,6 +23,16 @@ export interface UiOptions {
   readonly updateReadmeScreenshot: boolean;
 }
 
+interface StageRow {
+  readonly status: string | null;
+  readonly input: string;
+  readonly output: string;
+  /** The texts marked as removed from the input (`del`) and added to the output (`ins`). */
+  readonly removed: readonly string[];
+  readonly added: readonly string[];
+  readonly quiet: boolean;
+}
+
 /** What the panel shows now, read in one go (for waiting, and for failure messages). */
 interface PanelSnapshot {
   readonly input: string;
@@ -31,7 +41,7 @@ interface PanelSnapshot {
   readonly verdictClass: string;
   readonly verdictText: string;
   readonly deciding: { readonly stage: string | null; readonly status: string | null } | null;
-  readonly rows: Readonly<Record<string, { readonly status: string | null; readonly input: string; readonly output: string }>>;
+  readonly rows: Readonly<Record<string, StageRow>>;
   readonly refusals: readonly string[];
   readonly rootOptions: readonly { readonly value: string; readonly text: string }[];
   readonly layers: readonly string[];
@@ -50,6 +60,9 @@ const SNAPSHOT = `(() => {
       status: row.dataset.status ?? null,
       input: (cells[2]?.textContent ?? '').trim(),
       output: (cells[3]?.textContent ?? '').trim(),
+      removed: Array.from(cells[2]?.querySelectorAll('del') ?? [], (mark) => mark.textContent ?? ''),
+      added: Array.from(cells[3]?.querySelectorAll('ins') ?? [], (mark) => mark.textContent ?? ''),
+      quiet: row.classList.contains('quiet'),
     };
   }
   const deciding = document.querySelector('#bi-stages tbody tr.deciding');
@@ -66,6 +79,42 @@ const SNAPSHOT = `(() => {
     layers: Array.from(document.querySelectorAll('#bi-layers li strong')).map((strong) => (strong.textContent ?? '').trim()),
   };
 })()`;
+
+/** The stage table's headers and the verdict banner's live-region attributes. */
+const STRUCTURE = `(() => {
+  const table = document.getElementById('bi-stages');
+  const verdict = document.getElementById('bi-verdict');
+  return {
+    tag: table?.tagName ?? null,
+    columns: Array.from(table?.querySelectorAll('thead th') ?? [], (th) => (th.getAttribute('scope') ?? '') + ':' + (th.textContent ?? '').trim()),
+    rowHeaders: Array.from(table?.querySelectorAll('tbody tr') ?? [], (tr) => tr.firstElementChild?.tagName === 'TH' && tr.firstElementChild.getAttribute('scope') === 'row'),
+    verdictRole: verdict?.getAttribute('role') ?? null,
+    verdictLive: verdict?.getAttribute('aria-live') ?? null,
+  };
+})()`;
+
+/** The background colours of the case row's first removed and added marks. */
+const MARK_COLOURS = `Array.from(document.querySelectorAll('#bi-stages tr[data-stage="case"] :is(del, ins):first-of-type'), (mark) => getComputedStyle(mark).backgroundColor)`;
+
+/** What selecting a cell's contents puts on the clipboard, and its user-select. */
+function selectCell(selector: string): string {
+  return `(() => {
+    const cell = document.querySelector(${JSON.stringify(selector)});
+    if (!cell) return null;
+    const selection = getSelection();
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    selection.removeAllRanges();
+    selection.addRange(range);
+    const text = selection.toString();
+    selection.removeAllRanges();
+    return { text, userSelect: getComputedStyle(cell).userSelect };
+  })()`;
+}
+
+function sameList(what: string, actual: readonly string[] | undefined, expected: readonly string[]): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what} are ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
+}
 
 async function snapshot(frame: Frame): Promise<PanelSnapshot> {
   return (await frame.evaluate(SNAPSHOT)) as PanelSnapshot;
@@ -182,6 +231,64 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     const input = `${workspaceUri}/%2e%2e/outside/secret.txt`;
     await traceInput(frame, input);
     await waitForPanel(frame, '%2e%2e was not refused at containment', decidingOutside(input));
+  });
+
+  await check('the stage table has column and row headers, and the verdict banner is a live region', async (frame) => {
+    const found = (await frame.evaluate(STRUCTURE)) as { tag: string | null; columns: string[]; rowHeaders: boolean[]; verdictRole: string | null; verdictLive: string | null };
+    if (found.tag !== 'TABLE') throw new Error(`#bi-stages is a ${found.tag}, not a table`);
+    sameList('the column headers', found.columns, ['Stage', 'Status', 'Input', 'Output', 'Rule', 'Note'].map((name) => `col:${name}`));
+    if (found.rowHeaders.length !== 7 || !found.rowHeaders.every(Boolean)) throw new Error(`not every row starts with a <th scope="row">: ${JSON.stringify(found.rowHeaders)}`);
+    if (found.verdictRole !== 'status' && found.verdictLive !== 'polite') throw new Error(`#bi-verdict has role ${found.verdictRole} and aria-live ${found.verdictLive}`);
+    const spoken = await frame.locator('#bi-verdict').ariaSnapshot();
+    if (!/^- status\b/.test(spoken) || !spoken.includes('OUTSIDE — ERR_OUTSIDE at containment')) throw new Error(`the verdict's accessibility tree is ${spoken}`);
+  });
+
+  await check('encoded dot-dot: the parse row marks the names the parser swallowed; rows that changed nothing are quiet', async (frame) => {
+    const input = `${workspaceUri}/%2e%2e/outside/secret.txt`;
+    const state = await waitForPanel(frame, '%2e%2e was not refused at containment', decidingOutside(input));
+    const parse = state.rows['parse'];
+    sameList("the marks removed from the parse row's input", parse?.removed, [`${path.basename(demo.notes)}/%2e%2e/`]);
+    sameList("the marks added to the parse row's output", parse?.added, []);
+    const quiet = Object.entries(state.rows).filter(([, row]) => row.quiet).map(([stage]) => stage);
+    // parse changed the input and containment decided: every other row left its input as it was.
+    sameList('the quiet rows', quiet, ['refusals', 'decode', 'normalise', 'case', 'realpath']);
+    const cell = '#bi-stages tbody tr[data-stage="parse"] td:nth-child(3)';
+    const spoken = await frame.locator(cell).ariaSnapshot();
+    if (!/deletion: .*removed: notes\/%2e%2e\//.test(spoken)) throw new Error(`the parse row's input cell reads ${spoken}`);
+    // The spoken labels are generated text: a selection copies the input exactly.
+    const selected = (await frame.evaluate(selectCell(cell))) as { text: string; userSelect: string } | null;
+    if (selected?.text !== input) throw new Error(`selecting the parse row's input gives ${JSON.stringify(selected?.text)}, not ${JSON.stringify(input)}`);
+    if (selected.userSelect === 'none') throw new Error("the stage table's text cannot be selected");
+  });
+
+  await check('case folding: the case row marks each lower-case run it upper-cased, and nothing already upper case', async (frame) => {
+    const input = `${workspaceUri}/README.md`;
+    await frame.selectOption('#bi-case', 'insensitive');
+    try {
+      await traceInput(frame, input);
+      const state = await waitForPanel(frame, 'README.md was not traced inside with the case folded', (state) =>
+        state.rows['parse']?.input === input && state.verdictClass.split(/\s+/).includes('verdict-inside') && state.rows['case']?.output === state.rows['case']?.input.toUpperCase());
+      const folded = state.rows['case']!;
+      const lower = folded.input.match(/[a-z]+/g) ?? [];
+      sameList("the marks removed from the case row's input", folded.removed, lower);
+      sameList("the marks added to the case row's output", folded.added, lower.map((run) => run.toUpperCase()));
+      if (folded.quiet) throw new Error('the case row, which folded the path, is drawn quietly');
+      // The theme's diff colours reach the webview: a mark is not drawn on a transparent background.
+      const colours = (await frame.evaluate(MARK_COLOURS)) as string[];
+      if (colours.length === 0 || colours.some((colour) => colour === 'rgba(0, 0, 0, 0)' || colour === 'transparent')) throw new Error(`the marks' backgrounds are ${JSON.stringify(colours)}`);
+    } finally {
+      await frame.selectOption('#bi-case', 'auto');
+    }
+  });
+
+  await check("a link inside the workspace: the realpath row marks the link's name and its target's", async (frame) => {
+    await traceInput(frame, 'inside-link/index.ts');
+    const state = await waitForPanel(frame, 'inside-link/index.ts was not resolved through its link', (state) =>
+      state.rows['parse']?.input === 'inside-link/index.ts' && state.rows['realpath']?.status === 'note' && state.verdictClass.split(/\s+/).includes('verdict-inside'));
+    const hop = state.rows['realpath']!;
+    sameList("the marks removed from the realpath row's input", hop.removed, ['inside-link']);
+    sameList("the marks added to the realpath row's output", hop.added, ['src']);
+    if (hop.quiet) throw new Error('the realpath row, which followed a link, is drawn quietly');
   });
 
   await check('win32 simulation: file:///c%3A/Users/dev/app/src/a.ts is inside file:///c%3A/Users/dev/app', async (frame) => {
