@@ -8,7 +8,8 @@
  *   3. Chromium opens the workbench: the extension host starts and runs the suite;
  *   4. the suite's last test opens the inspector and writes control/ui-ready.json; the harness
  *      then drives the webview (uiChecks.ts) and writes control/ui-done.json, and the suite ends;
- *   5. codeAutomationExit gives the suite's exit code, control/suite-results.json each test's outcome.
+ *   5. codeAutomationExit gives the suite's exit code, control/suite-results.json each test's outcome,
+ *      control/activation.json VS Code's measure of the extension's activation.
  *
  * Usage: tsx test/extension/harness.ts [--update-screenshot]
  */
@@ -19,6 +20,7 @@ import * as path from 'node:path';
 import { buildExtensionTests, SUITE_INDEX } from '../../scripts/build-tests';
 import { createDemoWorkspace, type DemoWorkspace } from '../../scripts/demo-workspace';
 import { CACHE, ensureEnvironment, openWorkbench, REPO, startVsCode, type Log, type VsCode, type Workbench } from '../../scripts/vscode-env';
+import type { ActivationTimes } from './suite/helpers';
 import { runUiChecks, type CheckResult } from './uiChecks';
 
 export interface SuiteResult {
@@ -35,6 +37,8 @@ export interface HarnessResult {
   readonly suite: readonly SuiteResult[];
   /** Null when the UI checks never started (the suite did not reach its UI test). */
   readonly ui: readonly CheckResult[] | null;
+  /** VS Code's measure of the activation (the suite's Activation test); null when it did not run. */
+  readonly activation: ActivationTimes | null;
   readonly runDir: string | null;
   readonly serverLog: string | null;
   /** The workbench's log lines (the extension host's console included), for failure messages. */
@@ -53,9 +57,47 @@ export interface HarnessOptions {
   readonly updateReadmeScreenshot?: boolean;
   /** Where the demo workspace goes (default: the run folder's demo/); a short path makes a readable screenshot. */
   readonly demoBase?: string;
+  /** An extension folder to run as it is (the benchmark's production snapshot); default: this repository, built first. */
+  readonly extensionPath?: string;
+  /** Run only the suite's tests whose full title matches (a mocha grep). */
+  readonly grep?: string;
 }
 
 const defaultLog: Log = (line) => process.stderr.write(`[vscode-test] ${line}\n`);
+
+/** The extension tests' activation measures (ignored with the cache), newest last: the benchmark reads them. */
+export const ACTIVATION_FILE = path.join(CACHE, 'activation.json');
+const ACTIVATION_RECORDS_KEPT = 20;
+
+export interface ActivationRecord extends ActivationTimes {
+  readonly measuredAt: string;
+  /** What dist/extension.js held when it was recorded: a production build has no source map. */
+  readonly build: 'development' | 'production' | 'unknown';
+  readonly bundleBytes: number | null;
+}
+
+export function readActivationRecords(): ActivationRecord[] {
+  try {
+    const { runs } = JSON.parse(readFileSync(ACTIVATION_FILE, 'utf8')) as { runs?: ActivationRecord[] };
+    return Array.isArray(runs) ? runs : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Read from dist/ rather than assumed: another build (the benchmark's production one) may have replaced it. */
+export function activationRecord(times: ActivationTimes): ActivationRecord {
+  const bundle = path.join(REPO, 'dist', 'extension.js');
+  const text = existsSync(bundle) ? readFileSync(bundle, 'utf8') : null;
+  const build = text === null ? 'unknown' : text.includes('//# sourceMappingURL=') ? 'development' : 'production';
+  return { ...times, measuredAt: new Date().toISOString(), build, bundleBytes: text === null ? null : Buffer.byteLength(text) };
+}
+
+export function recordActivation(record: ActivationRecord): void {
+  mkdirSync(CACHE, { recursive: true });
+  const runs = [...readActivationRecords(), record].slice(-ACTIVATION_RECORDS_KEPT);
+  writeFileSync(ACTIVATION_FILE, `${JSON.stringify({ runs }, null, 2)}\n`);
+}
 
 async function timed<T>(timings: Record<string, number>, name: string, action: () => Promise<T> | T): Promise<T> {
   const started = Date.now();
@@ -66,8 +108,7 @@ async function timed<T>(timings: Record<string, number>, name: string, action: (
   }
 }
 
-function buildExtension(log: Log): void {
-  log('building the extension (node esbuild.mjs) and the suite (out/extension-tests)');
+function buildExtension(): void {
   const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`node esbuild.mjs failed:\n${result.stdout}\n${result.stderr}`);
 }
@@ -98,13 +139,17 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
   let exitCode: number | null = null;
   let suite: SuiteResult[] = [];
   let ui: CheckResult[] | null = null;
+  let activation: ActivationTimes | null = null;
   let error: string | null = null;
   const started = Date.now();
 
   try {
     await timed(timings, 'environment', () => ensureEnvironment(log));
     await timed(timings, 'build', async () => {
-      buildExtension(log);
+      if (options.extensionPath === undefined) {
+        log('building the extension (node esbuild.mjs) and the suite (out/extension-tests)');
+        buildExtension();
+      } else log(`building the suite (out/extension-tests); the extension as it is in ${options.extensionPath}`);
       await buildExtensionTests();
     });
 
@@ -117,9 +162,9 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
     vscode = await timed(timings, 'server start', () =>
       startVsCode({
         workspace: path.join(demoBase, 'notes'),
-        extensionDevelopmentPath: REPO,
+        extensionDevelopmentPath: options.extensionPath ?? REPO,
         extensionTestsPath: SUITE_INDEX,
-        extensionEnvironment: { BI_TEST_CONTROL: control },
+        extensionEnvironment: { BI_TEST_CONTROL: control, ...(options.grep !== undefined ? { BI_TEST_GREP: options.grep } : {}) },
         runName,
         log,
       }),
@@ -154,7 +199,7 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
       );
       const failures = ui.filter((check) => !check.ok).map((check) => check.name);
       writeFileSync(path.join(control, 'ui-done.json'), JSON.stringify({ ok: failures.length === 0, failures }));
-    } else {
+    } else if (options.grep === undefined) {
       log('the suite never asked for the UI checks');
     }
 
@@ -165,6 +210,8 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
 
     const results = path.join(control, 'suite-results.json');
     if (existsSync(results)) suite = JSON.parse(readFileSync(results, 'utf8')) as SuiteResult[];
+    const activationFile = path.join(control, 'activation.json');
+    if (existsSync(activationFile)) activation = JSON.parse(readFileSync(activationFile, 'utf8')) as ActivationTimes;
   } catch (caught) {
     error = caught instanceof Error ? (caught.stack ?? caught.message) : String(caught);
   } finally {
@@ -174,7 +221,7 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
     });
     timings['total'] = Date.now() - started;
   }
-  return { timings, exitCode, suite, ui, runDir: vscode?.runDir ?? null, serverLog: vscode?.serverLog ?? null, hostLog, error };
+  return { timings, exitCode, suite, ui, activation, runDir: vscode?.runDir ?? null, serverLog: vscode?.serverLog ?? null, hostLog, error };
 }
 
 if (require.main === module) {

@@ -3,14 +3,17 @@
  * code-server, Chromium, into .vscode-test/), builds, runs the extension-host suite
  * (test/extension/suite) and the inspector's UI checks (uiChecks.ts) in one VS Code, and reports
  * each as its own test. VS Code's process group is always stopped, on failure and timeout too.
+ * VS Code's measure of the extension's activation is printed and kept in .vscode-test/activation.json
+ * (bench/perf/run.ts shows it against its goal; no time is asserted here).
  *
  * BI_VSCODE_TESTS=0 skips it (for a quick `npm test` of the rest); BI_VSCODE_VERBOSE=1 prints the
  * workbench's log (the extension host's console) as it comes; its tail is shown on failure anyway.
  */
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { test } from 'node:test';
-import { environmentReady } from '../../scripts/vscode-env';
-import { runVsCodeTests, type HarnessResult } from './harness';
+import { environmentReady, REPO } from '../../scripts/vscode-env';
+import { ACTIVATION_FILE, activationRecord, recordActivation, runVsCodeTests, type HarnessResult } from './harness';
 
 const installing = process.platform === 'linux' && !environmentReady();
 /** The VS Code part itself (after install and build). */
@@ -42,6 +45,15 @@ test('VS Code: the extension in code-server with headless Chromium', { timeout: 
     `timings: environment ${seconds(timings['environment'])}, build ${seconds(timings['build'])}, server start ${seconds(timings['server start'])}, ` +
       `suite ${seconds(timings['suite'])} (UI checks ${seconds(timings['ui checks'])}), stop ${seconds(timings['stop'])}, total ${seconds(timings['total'])}`,
   );
+  const { activation } = result;
+  if (activation !== null) {
+    const record = activationRecord(activation);
+    recordActivation(record);
+    t.diagnostic(
+      `activation: ${activation.activationMs} ms (VS Code's measure: load code ${activation.loadCodeMs} ms + call activate ${activation.callActivateMs} ms; ` +
+        `finish activate ${activation.finishActivateMs} ms; event ${activation.event}; ${record.build} build; kept in ${path.relative(REPO, ACTIVATION_FILE)})`,
+    );
+  }
 
   await t.test('the harness installs, builds, starts VS Code and the suite finishes', () => {
     assert.equal(result.error, null, `${result.error}\n${context(result)}`);

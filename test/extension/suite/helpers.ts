@@ -69,6 +69,27 @@ export function harnessInfo(): HarnessInfo | null {
   return JSON.parse(readFileSync(path.join(control, 'harness.json'), 'utf8')) as HarnessInfo;
 }
 
+/**
+ * VS Code's measure of the extension's activation: its row of the "Extension Activation Stats"
+ * table in "Developer: Startup Performance", times the extension host reported (Date.now(), whole ms).
+ */
+export interface ActivationTimes {
+  readonly extension: string;
+  /** Activated at startup ("Eager"). */
+  readonly startup: boolean;
+  /** require() of the main module. */
+  readonly loadCodeMs: number;
+  /** The synchronous activate() call. */
+  readonly callActivateMs: number;
+  /** From activate()'s return until the promise it returned settled. */
+  readonly finishActivateMs: number;
+  /** What "Show Running Extensions" shows as the activation time: load code + call activate. */
+  readonly activationMs: number;
+  /** The activation event ("api" when a test's activate() came first). */
+  readonly event: string;
+  readonly vscodeVersion: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // MCP, through the editor: the extension's provider gives the editor a server definition; the
 // editor starts it and exposes its tools as language-model tools named mcp_<label>_<tool>.

@@ -31,8 +31,10 @@ export interface SuiteResult {
 
 export function run(): Promise<void> {
   const Mocha = loadMocha();
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
-  // The files run in name order: extension, mcp, ui (the UI checks want the MCP refusal logged).
+  // BI_TEST_GREP (from the harness's extension environment) runs only the tests whose full title matches.
+  const grep = process.env['BI_TEST_GREP'];
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec', ...(grep ? { grep } : {}) });
+  // The files run in name order: activation, extension, mcp, ui (the UI checks want the MCP refusal logged).
   const files = readdirSync(__dirname)
     .filter((name) => name.endsWith('.test.js'))
     .sort();
