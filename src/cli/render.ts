@@ -38,6 +38,14 @@ export function renderTrace(result: Trace, options: { readonly color: boolean })
   lines.push(`${paint('bold', 'verdict')} ${paint(verdictStyle, result.verdict.toUpperCase())}${decided}`);
   lines.push(`${paint('bold', 'reason')}  ${result.reason}`);
   if (result.path !== null) lines.push(`${paint('bold', 'path')}    ${result.path}`);
+  if (result.nearMisses.length > 0) {
+    lines.push('', paint('bold', 'Did you mean:'));
+    const whyWidth = Math.max(...result.nearMisses.map((miss) => miss.why.length));
+    for (const miss of result.nearMisses) {
+      const where = miss.workspace !== undefined ? ` (in workspace ${miss.workspace})` : '';
+      lines.push(`  ${miss.why.padEnd(whyWidth)}  ${miss.uri}${where}`);
+    }
+  }
   return `${lines.join('\n')}\n`;
 }
 

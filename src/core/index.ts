@@ -2,6 +2,7 @@ export * from './types.js';
 export { rootToPath, prepareRoot, type RootConversion, type PreparedRoot, type RootOptions, type PrepareOptions } from './root.js';
 export { trace, traceAgainst, verdictFor, type TraceOptions } from './trace.js';
 export { pathToUri } from './uri.js';
+export { findNearMisses, withNearMisses, MAX_NEAR_MISSES, DEFAULT_MAX_NAMES, type NearMissOptions, type OtherWorkspace } from './nearMisses.js';
 export { isInside } from './containment.js';
 export { splitAbsolute, joinSplit, type SplitPath } from './paths.js';
 export { comparisonKey, describeComparison, type Comparison } from './stages/casePolicy.js';

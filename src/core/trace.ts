@@ -9,7 +9,7 @@ import { normalise } from './stages/normalise.js';
 import { parse } from './stages/parse.js';
 import { realpath } from './stages/realpath.js';
 import { refusals } from './stages/refusals.js';
-import type { EntryKind, LinkHop, RefusalCode, StageName, StageResult, Trace, Verdict } from './types.js';
+import type { EntryKind, LinkHop, NearMiss, RefusalCode, StageName, StageResult, Trace, Verdict } from './types.js';
 
 export interface TraceOptions extends PrepareOptions {
   /** Follow a link at the last name (default). False for operations on the link itself: delete, rename, write. */
@@ -56,10 +56,13 @@ function makeTrace(
     path,
     links,
     kind,
+    nearMisses: NO_NEAR_MISSES,
   };
 }
 
 const NO_LINKS: readonly LinkHop[] = Object.freeze([]);
+/** Shared by every trace: near misses are looked for only on request (nearMisses.ts), never here. */
+export const NO_NEAR_MISSES: readonly NearMiss[] = Object.freeze([]);
 
 /** Traces against a root prepared once (the server prepares each granted root at start-up). */
 export function traceAgainst(root: PreparedRoot, input: string, options: { readonly followFinal?: boolean } = {}): Trace {

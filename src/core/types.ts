@@ -77,6 +77,21 @@ export interface LinkHop {
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other' | 'missing';
 
+/** Why an existing entry is offered as what the input probably meant (nearMisses.ts). */
+export type NearMissWhy = 'case' | 'unicode' | 'percent-encoding' | 'trailing-dot-space' | 'workspace';
+export const NEAR_MISS_WHYS: readonly NearMissWhy[] = ['case', 'unicode', 'percent-encoding', 'trailing-dot-space', 'workspace'];
+
+/** An entry the input nearly named, and the spelling that would have worked. */
+export interface NearMiss {
+  /** The existing entry's absolute path; for `workspace`, the path as given, which lies in that workspace. */
+  readonly path: string;
+  /** `path` as a `file:` URI (`pathToFileURL`): the spelling to send instead. */
+  readonly uri: string;
+  readonly why: NearMissWhy;
+  /** For `workspace` only: the URI of the granted workspace that holds `path`, as granted. */
+  readonly workspace?: string;
+}
+
 export interface Trace {
   readonly input: string;
   readonly root: string;
@@ -97,6 +112,12 @@ export interface Trace {
   readonly links: readonly LinkHop[];
   /** What is at `path` (`missing` for a target that does not exist yet); null when the filesystem was not consulted or could not resolve it. */
   readonly kind: EntryKind | null;
+  /**
+   * Existing entries the input nearly named. Always empty from `trace`/`traceAgainst`, which
+   * never look for them; `withNearMisses` fills it for a trace refused, outside, or inside with
+   * nothing there.
+   */
+  readonly nearMisses: readonly NearMiss[];
 }
 
 /** What the filesystem says about one name, without following a link at it. */
@@ -123,4 +144,11 @@ export interface FileSystemPort {
    * only for names of the form `~<digit>`.
    */
   longName?(path: string): string | null;
+  /**
+   * At most `max` names of the entries in `folder` (no `.` or `..`), in the filesystem's order,
+   * never reading the whole of a large folder; null when it cannot be listed. A link at `folder`
+   * is not listed (null). Optional: without it, near misses are found only by looking up
+   * spellings the input suggests.
+   */
+  listNames?(folder: string, max: number): readonly string[] | null;
 }

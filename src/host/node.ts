@@ -71,9 +71,43 @@ export const nodeFileSystem: FileSystemPort = {
       return { ok: false, errno: errnoOf(error) };
     }
   },
+  listNames: listNamesBounded,
   // Only Windows volumes keep 8.3 short names (PROGRA~1 for "Program Files").
   ...(process.platform === 'win32' ? { longName: windowsLongName } : {}),
 };
+
+/**
+ * At most `max` names of a folder, read a few at a time so a huge folder is never read whole.
+ * On Linux the folder is opened without following a link at its last name and listed through
+ * that descriptor, so a link swapped in after the caller looked is refused, not listed;
+ * elsewhere a link there is refused when looked up just before.
+ */
+function listNamesBounded(folder: string, max: number): readonly string[] | null {
+  if (max <= 0) return [];
+  let fd: number | undefined;
+  let dir: fs.Dir | undefined;
+  try {
+    if (process.platform === 'linux') {
+      fd = fs.openSync(folder, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+      dir = fs.opendirSync(`/proc/self/fd/${fd}`, { bufferSize: Math.min(max, 32) });
+    } else {
+      if (fs.lstatSync(folder).isSymbolicLink()) return null;
+      dir = fs.opendirSync(folder, { bufferSize: Math.min(max, 32) });
+    }
+    const names: string[] = [];
+    while (names.length < max) {
+      const entry = dir.readSync();
+      if (entry === null) break;
+      names.push(entry.name);
+    }
+    return names;
+  } catch {
+    return null;
+  } finally {
+    dir?.closeSync();
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
 
 /**
  * The long name of the last name of `entryPath`, without following a link there.

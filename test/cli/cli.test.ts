@@ -69,7 +69,7 @@ interface StageJson {
 
 /** Checks the trace JSON shape: the required keys and the stage rows' keys and types. */
 function assertTraceShape(body: Record<string, unknown>): StageJson[] {
-  for (const key of ['verdict', 'code', 'stage', 'reason', 'path', 'stages']) {
+  for (const key of ['verdict', 'code', 'stage', 'reason', 'path', 'stages', 'nearMisses']) {
     assert.ok(key in body, `trace JSON has key ${key}: ${JSON.stringify(body)}`);
   }
   assert.ok(['inside', 'outside', 'refused'].includes(body.verdict as string), `verdict ${String(body.verdict)}`);
@@ -79,6 +79,7 @@ function assertTraceShape(body: Record<string, unknown>): StageJson[] {
   assert.ok((body.reason as string).length > 0, 'reason is not empty');
   assert.ok(body.path === null || typeof body.path === 'string');
   assert.ok(Array.isArray(body.stages), 'stages is an array');
+  assert.ok(Array.isArray(body.nearMisses), 'nearMisses is an array');
   const stages = body.stages as StageJson[];
   for (const row of stages) {
     for (const key of STAGE_KEYS) assert.ok(key in row, `stage row has key ${key}: ${JSON.stringify(row)}`);
@@ -518,6 +519,65 @@ describe('--symlinks against a real directory', () => {
 
   test('a bad --symlinks value is a usage error', () => {
     assertUsageError(run(['trace', '/srv/ws/a', '--root', '/srv/ws', '--symlinks', 'weird']), '--symlinks');
+  });
+});
+
+describe('trace: near misses ("Did you mean")', () => {
+  let dir = '';
+  let ws = '';
+  const uri = (...names: string[]) => pathToFileURL(path.join(dir, ...names)).href;
+
+  before(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-cli-near-')));
+    ws = path.join(dir, 'ws');
+    fs.mkdirSync(path.join(ws, 'docs'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'docs', 'README.md'), 'inside\n');
+    fs.writeFileSync(path.join(ws, 'a#b.txt'), 'inside\n');
+    fs.mkdirSync(path.join(dir, 'outside'));
+    fs.writeFileSync(path.join(dir, 'outside', 'secret'), 'outside\n');
+  });
+
+  after(() => {
+    if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--json: a case twin of a missing name, with its path, URI and why', { skip: HOST !== 'linux' && 'needs a filesystem that keeps case apart' }, () => {
+    const { status, body } = runJson(['trace', 'Docs/README.md', '--root', ws]);
+    assert.equal(status, 0);
+    assertTraceShape(body);
+    assert.equal(body.kind, 'missing');
+    assert.deepEqual(body.nearMisses, [{ path: path.join(ws, 'docs', 'README.md'), uri: uri('ws', 'docs', 'README.md'), why: 'case' }]);
+  });
+
+  test('text: a "Did you mean" section lists each near miss with its why and URI', { skip: HOST !== 'linux' && 'needs a filesystem that keeps case apart' }, () => {
+    const result = run(['trace', 'Docs/README.md', '--root', ws]);
+    assert.equal(result.status, 0);
+    const lines = result.stdout.split('\n');
+    const heading = lines.indexOf('Did you mean:');
+    assert.ok(heading > 0, result.stdout);
+    assert.equal(lines[heading + 1], `  case  ${uri('ws', 'docs', 'README.md')}`);
+  });
+
+  test('a fragment that cut a name: refused, and the encoded spelling offered', () => {
+    const input = `${uri('ws')}/a#b.txt`;
+    const { status, body } = runJson(['trace', input, '--root', ws]);
+    assert.equal(status, 3);
+    assert.equal(body.code, 'ERR_QUERY_OR_FRAGMENT');
+    assert.deepEqual(body.nearMisses, [{ path: path.join(ws, 'a#b.txt'), uri: uri('ws', 'a#b.txt'), why: 'percent-encoding' }]);
+    const lines = run(['trace', input, '--root', ws]).stdout.split('\n');
+    assert.equal(lines[lines.indexOf('Did you mean:') + 1], `  percent-encoding  ${uri('ws', 'a#b.txt')}`);
+  });
+
+  test('inside and existing, outside, or simulated: none, and no section', () => {
+    for (const args of [
+      ['trace', 'docs/README.md', '--root', ws],
+      ['trace', '../outside/Secret', '--root', ws],
+      ['trace', 'Docs/README.md', '--root', ws, '--platform', OTHER],
+    ]) {
+      const { body } = runJson(args);
+      assert.deepEqual(body.nearMisses, [], args.join(' '));
+      assert.ok(!run(args).stdout.includes('Did you mean'), args.join(' '));
+    }
   });
 });
 

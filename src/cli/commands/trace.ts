@@ -1,4 +1,4 @@
-import { trace, type Platform, type Trace } from '../../core/index.js';
+import { prepareRoot, traceAgainst, withNearMisses, type Platform, type Trace } from '../../core/index.js';
 import { nodeFileSystem } from '../../host/node.js';
 import { renderTrace } from '../render.js';
 import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, UsageError, type Io } from '../usage.js';
@@ -6,7 +6,11 @@ import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, po
 export const traceHelp = `Usage: boundary-inspector trace <input> --root <uri-or-path> [options]
 
 Traces a URI or path against a workspace root through the seven stages (parse, refusals,
-decode, normalise, case, realpath, containment) and reports whether it is inside.
+decode, normalise, case, realpath, containment) and reports whether it is inside. When it
+is not, or nothing is there, it lists under "Did you mean" the existing entries the input
+nearly named: the name in another case or Unicode form, with trailing dots or spaces,
+percent-decoded, or cut by a raw "#", "?" or space. Only the deepest existing folder inside
+the root is read.
 
 Options:
   --root <uri-or-path>               the workspace root (required)
@@ -41,6 +45,7 @@ export function traceJson(result: Trace) {
     policy: result.policy,
     links: result.links,
     kind: result.kind,
+    nearMisses: result.nearMisses,
     stages: result.stages,
     rootStages: result.rootStages,
   };
@@ -65,11 +70,13 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
   }
   if (values.root === undefined) throw new UsageError('--root <uri-or-path> is required');
   const platform = platformFrom(values.platform, host);
-  const result = trace(positionals[0]!, values.root, {
+  const root = prepareRoot(values.root, {
     platform,
     policy: policyFrom(values),
     ...(platform === host ? { fs: nodeFileSystem } : {}),
   });
+  // One root only: no other workspace to point to, so near misses come from the disk alone.
+  const result = withNearMisses(traceAgainst(root, positionals[0]!), root);
   if (values.json) io.stdout.write(`${JSON.stringify(traceJson(result))}\n`);
   else io.stdout.write(renderTrace(result, { color: Boolean(io.stdout.isTTY) && !('NO_COLOR' in io.env) }));
   return result.verdict === 'inside' ? EXIT.ok : EXIT.refused;
