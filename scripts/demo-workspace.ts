@@ -9,6 +9,8 @@
  *     🦊 fox.md                      an emoji name
  *     escape -> ../outside           a link whose chain lands outside
  *     inside-link -> src             a link that stays inside
+ *     TODO.md and todo.md            case twins: one file on Windows and macOS
+ *     dangling -> draft.md           a link to nothing
  *   <base>/notes-evil/secret.md      the sibling whose name starts with the workspace's name
  *   <base>/outside/secret.txt        where the escaping link leads
  *
@@ -37,6 +39,10 @@ export interface DemoWorkspace {
   /** `notes/escape`, a link to `../outside`. */
   readonly escapeLink: string;
   readonly insideLink: string;
+  /** `TODO.md` and `todo.md`: names that differ only by case. */
+  readonly caseTwins: readonly [string, string];
+  /** `notes/dangling`, a link to `draft.md`, which does not exist. */
+  readonly danglingLink: string;
   /** The sibling-prefix trap: `notes-evil/secret.md`, beside `notes`. */
   readonly evilSecret: string;
   readonly outside: string;
@@ -85,6 +91,8 @@ export function createDemoWorkspace(base: string): DemoWorkspace {
     emoji: path.join(notes, '\u{1F98A} fox.md'),
     escapeLink: path.join(notes, 'escape'),
     insideLink: path.join(notes, 'inside-link'),
+    caseTwins: [path.join(notes, 'TODO.md'), path.join(notes, 'todo.md')],
+    danglingLink: path.join(notes, 'dangling'),
     evilSecret: path.join(base, 'notes-evil', 'secret.md'),
     outside: path.join(base, 'outside'),
     outsideSecret: path.join(base, 'outside', 'secret.txt'),
@@ -104,6 +112,9 @@ export function createDemoWorkspace(base: string): DemoWorkspace {
       `- \`${CAFE_NFC}/nfc.md\` and \`${CAFE_NFD}/nfd.md\`: two folders on Linux, one on macOS`,
       `- \`${pathToFileURL(demo.reportPdf).href}\`: a \`#\` that must be percent-encoded in a URI`,
       '- `file:///c%3A/Users/dev/app/src/a.ts` against the root `file:///c%3A/Users/dev/app`, platform win32',
+      '- `readme.md`: no such file on Linux, and "Did you mean" offers `README.md`',
+      '- `escape` "as seen by" get_file_info (the link itself, inside) and read_text_file (where it leads, outside)',
+      '- Boundary Inspector: Audit Workspace Boundaries: the escaping and the dangling link, `TODO.md` and `todo.md`, the two cafés',
       '',
     ].join('\n'),
   );
@@ -116,8 +127,11 @@ export function createDemoWorkspace(base: string): DemoWorkspace {
   write(demo.emoji, '# \u{1F98A}\n\nA name outside the Basic Multilingual Plane.\n');
   write(demo.evilSecret, '# notes-evil\n\nA sibling of the workspace: `notes` is a string prefix of `notes-evil`, not a path prefix.\n');
   write(demo.outsideSecret, 'Outside the workspace: reached only through the escape link.\n');
+  write(demo.caseTwins[0], '# TODO\n\n- one list\n');
+  write(demo.caseTwins[1], '# todo\n\n- another list, the same file on Windows and macOS\n');
   link(demo.escapeLink, path.join('..', 'outside'));
   link(demo.insideLink, 'src');
+  link(demo.danglingLink, 'draft.md');
   return demo;
 }
 

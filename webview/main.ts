@@ -5,6 +5,8 @@
  */
 import {
   assertNever,
+  type AuditFinding,
+  type AuditSummary,
   type ExtensionMessage,
   type PanelState,
   type Platform,
@@ -12,11 +14,27 @@ import {
   type ProtectionLayer,
   type RefusalEntry,
   type RootChoice,
+  type ServerNote,
+  type ToolName,
   type Trace,
   type TraceRequest,
   type WebviewMessage,
 } from '../src/shared/messages.js';
-import { clearStages, clearVerdict, renderBytes, renderHint, renderRefusals, renderStages, renderVerdict, testCaseRow } from './render.js';
+import { DEFAULT_TOOL, isToolName, OPERATIONS } from '../src/shared/operations.js';
+import {
+  clearStages,
+  clearVerdict,
+  nearMissesOf,
+  renderAudits,
+  renderBytes,
+  renderHint,
+  renderNearMisses,
+  renderRefusals,
+  renderStages,
+  renderVerdict,
+  testCaseRow,
+  type NearMiss,
+} from './render.js';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -45,6 +63,7 @@ const ui = {
   input: byId('bi-input', HTMLInputElement),
   root: byId('bi-root', HTMLSelectElement),
   rootCustom: byId('bi-root-custom', HTMLInputElement),
+  tool: byId('bi-tool', HTMLSelectElement),
   platform: byId('bi-platform', HTMLSelectElement),
   case: byId('bi-case', HTMLSelectElement),
   symlinks: byId('bi-symlinks', HTMLSelectElement),
@@ -52,6 +71,8 @@ const ui = {
   unc: byId('bi-unc', HTMLInputElement),
   grantNote: byId('bi-grant-note', HTMLElement),
   verdict: byId('bi-verdict', HTMLElement),
+  near: byId('bi-near', HTMLElement),
+  nearList: byId('bi-near-list', HTMLUListElement),
   stages: byId('bi-stages', HTMLTableElement),
   bytes: byId('bi-bytes', HTMLElement),
   copy: byId('bi-copy', HTMLButtonElement),
@@ -60,9 +81,14 @@ const ui = {
   refusals: byId('bi-refusals', HTMLOListElement),
   refusalsTitle: byId('bi-refusals-title', HTMLElement),
   layers: byId('bi-layers', HTMLUListElement),
+  auditRun: byId('bi-audit-run', HTMLButtonElement),
+  auditStatus: byId('bi-audit-status', HTMLElement),
+  audits: byId('bi-audits', HTMLElement),
 };
 
 let roots: readonly RootChoice[] = [];
+/** This machine's platform, from `init`: audit findings are its paths. */
+let host: Platform | null = null;
 /** The settings of the last `init`: a later one changes only the policy controls whose setting changed. */
 let settings: Policy | null = null;
 let initialised = false;
@@ -73,6 +99,8 @@ let debounce: ReturnType<typeof setTimeout> | undefined;
 let shown: Trace | null = null;
 /** A root to select once the roots are known (state restored before `init`). */
 let pendingRoot: string | null = null;
+/** The tool of the newest trace request: the answer explains that operation. */
+let requestedTool: ToolName = DEFAULT_TOOL;
 
 // ---------------------------------------------------------------------------------------------
 // Reading and writing the controls
@@ -85,7 +113,9 @@ function isPanelState(value: unknown): value is PanelState {
   if (typeof value !== 'object' || value === null) return false;
   const state = value as Record<string, unknown>;
   const policy = state['policy'] as Record<string, unknown> | null | undefined;
+  const tool = state['tool'];
   return typeof state['input'] === 'string' && typeof state['root'] === 'string' && isPlatform(state['platform'])
+    && (tool === undefined || (typeof tool === 'string' && isToolName(tool)))
     && typeof policy === 'object' && policy !== null
     && (policy['localhost'] === 'refuse' || policy['localhost'] === 'allow')
     && (policy['unc'] === 'refuse' || policy['unc'] === 'allow')
@@ -110,12 +140,17 @@ function currentPlatform(): Platform {
   return isPlatform(ui.platform.value) ? ui.platform.value : 'linux';
 }
 
+function currentTool(): ToolName {
+  return isToolName(ui.tool.value) ? ui.tool.value : DEFAULT_TOOL;
+}
+
 function currentState(): PanelState {
   return {
     input: ui.input.value,
     root: pendingRoot ?? currentRoot(),
     platform: currentPlatform(),
     policy: currentPolicy(),
+    tool: currentTool(),
   };
 }
 
@@ -155,6 +190,7 @@ function selectRoot(root: string): void {
 function applyState(state: PanelState): void {
   ui.input.value = state.input;
   ui.platform.value = state.platform;
+  ui.tool.value = state.tool !== undefined && isToolName(state.tool) ? state.tool : DEFAULT_TOOL;
   applyPolicy(state.policy);
   selectRoot(state.root);
 }
@@ -175,15 +211,17 @@ function fillRoots(): void {
 function showNothing(hint: string): void {
   shown = null;
   renderHint(ui.verdict, hint);
+  renderNearMisses(ui.near, ui.nearList, [], roots, pickNearMiss);
   clearStages(ui.stages);
   renderBytes(ui.bytes, null);
   ui.stages.removeAttribute('aria-busy');
   ui.copy.disabled = true;
 }
 
-function show(trace: Trace): void {
+function show(trace: Trace, tool: string, serverNote: ServerNote | null): void {
   shown = trace;
-  renderVerdict(ui.verdict, trace);
+  renderVerdict(ui.verdict, trace, { tool, acts: isToolName(tool) ? OPERATIONS[tool].acts : null, serverNote });
+  renderNearMisses(ui.near, ui.nearList, nearMissesOf(trace), roots, pickNearMiss);
   renderStages(ui.stages, trace);
   renderBytes(ui.bytes, trace);
   ui.stages.removeAttribute('aria-busy');
@@ -196,7 +234,8 @@ function traceNow(): void {
   debounce = undefined;
   if (!initialised) return;
   const id = ++lastId;
-  const request: TraceRequest = { input: ui.input.value, root: currentRoot(), platform: currentPlatform(), policy: currentPolicy() };
+  const request: TraceRequest = { input: ui.input.value, root: currentRoot(), platform: currentPlatform(), policy: currentPolicy(), tool: currentTool() };
+  requestedTool = request.tool;
   if (request.input === '') {
     showNothing('Type a URI or a path above to see, stage by stage, whether it is inside the root.');
     return;
@@ -232,6 +271,7 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   const previous = settings;
   roots = message.roots;
   settings = message.settings;
+  host = message.hostPlatform;
   fillRoots();
   initialised = true;
   if (message.state) {
@@ -290,10 +330,35 @@ function onInspect(input: string, root: string | null): void {
   changed(true);
 }
 
-/** Loads a logged refusal into the panel: its input, its workspace, and its trace when it has one. */
+/** "Did you mean…": trace the suggestion, against the workspace that holds it when it is one of the roots. */
+function pickNearMiss(miss: NearMiss): void {
+  ui.input.value = miss.uri;
+  if (miss.workspace !== undefined && roots.some((choice) => choice.uri === miss.workspace)) selectRoot(miss.workspace);
+  // The button is replaced by the new trace's list: keep the keyboard somewhere that stays.
+  ui.input.focus();
+  changed(true);
+}
+
+/** An audit finding: trace its entry against the audited folder, on this machine. */
+function pickFinding(audit: AuditSummary, finding: AuditFinding): void {
+  ui.input.value = finding.path;
+  selectRoot(audit.root);
+  if (host !== null) ui.platform.value = host;
+  ui.verdict.scrollIntoView({ block: 'nearest' });
+  changed(true);
+}
+
+function showAudits(audits: readonly AuditSummary[], running: boolean): void {
+  renderAudits(ui.audits, audits, pickFinding);
+  ui.auditRun.disabled = running;
+  ui.auditStatus.textContent = running ? 'Auditing… (progress in the notification)' : '';
+}
+
+/** Loads a logged refusal into the panel: its input, its workspace, its tool, and its trace when it has one. */
 function loadRefusal(entry: RefusalEntry): void {
   ui.input.value = entry.input;
   if (entry.workspaceUri !== null) selectRoot(entry.workspaceUri);
+  if (isToolName(entry.tool)) ui.tool.value = entry.tool;
   ui.copyStatus.textContent = '';
   if (entry.trace) {
     // The trace as the server made it: show its platform and policy so that a change re-traces from there.
@@ -302,7 +367,8 @@ function loadRefusal(entry: RefusalEntry): void {
     clearTimeout(debounce);
     lastId++;
     saveState();
-    show(entry.trace);
+    // A change refused for the grant's rights: the trace itself let it in.
+    show(entry.trace, entry.tool, entry.code === 'ERR_READ_ONLY' ? { code: 'ERR_READ_ONLY', reason: entry.reason } : null);
   } else {
     changed(true);
   }
@@ -329,13 +395,16 @@ function receive(message: ExtensionMessage): void {
       onInspect(message.input, message.root);
       return;
     case 'traceResult':
-      if (message.id === lastId) show(message.trace);
+      if (message.id === lastId) show(message.trace, requestedTool, message.serverNote);
       return;
     case 'refusals':
       renderRefusals(ui.refusals, message.entries, loadRefusal);
       return;
     case 'showRefusals':
       showRefusals();
+      return;
+    case 'audits':
+      showAudits(message.audits, message.running);
       return;
     case 'copied':
       ui.copyStatus.textContent = message.ok ? 'Copied' : 'Could not copy';
@@ -367,7 +436,7 @@ ui.root.addEventListener('change', () => {
   if (ui.root.value === CUSTOM) ui.rootCustom.focus();
   changed(true);
 });
-for (const control of [ui.platform, ui.case, ui.symlinks, ui.localhost, ui.unc]) {
+for (const control of [ui.platform, ui.tool, ui.case, ui.symlinks, ui.localhost, ui.unc]) {
   control.addEventListener('change', () => changed(true));
 }
 ui.copy.addEventListener('click', () => {
@@ -375,6 +444,7 @@ ui.copy.addEventListener('click', () => {
   ui.copyStatus.textContent = '';
   vscode.postMessage({ type: 'copyTestCase', row: testCaseRow(shown) });
 });
+ui.auditRun.addEventListener('click', () => vscode.postMessage({ type: 'runAudit' }));
 window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => receive(event.data));
 
 // Until `init` arrives: what this webview last showed (VS Code keeps it across hide and reload).
@@ -385,5 +455,6 @@ ui.copy.disabled = true;
 clearVerdict(ui.verdict);
 clearStages(ui.stages);
 renderRefusals(ui.refusals, [], loadRefusal);
+renderAudits(ui.audits, [], pickFinding);
 
 vscode.postMessage({ type: 'ready' });

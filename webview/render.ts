@@ -3,11 +3,12 @@
  * into its list. Every piece of text goes in through `textContent` (or `new Option`), never as
  * markup: inputs, paths and reasons are attacker-chosen strings.
  */
-import type { RefusalEntry, Trace } from '../src/shared/messages.js';
+import type { AuditFinding, AuditSummary, RefusalEntry, RootChoice, ServerNote, Trace } from '../src/shared/messages.js';
 import { stageChange, type Segment } from './diff.js';
 import { ambiguousNames, utf8Hex } from './unicode.js';
 
 type StageResult = Trace['stages'][number];
+export type NearMiss = Trace['nearMisses'][number];
 type StageStatus = StageResult['status'];
 
 const STATUS_ICON: Readonly<Record<StageStatus, string>> = {
@@ -65,14 +66,32 @@ function fact(list: HTMLDListElement, term: string, value: string, monospace = f
   list.append(el('dt', undefined, term), el('dd', monospace ? 'path' : undefined, value));
 }
 
-export function renderVerdict(banner: HTMLElement, trace: Trace): void {
+/** The operation a trace explains, and what the server would refuse besides the trace. */
+export interface VerdictContext {
+  readonly tool: string;
+  /** What the tool does with the path (src/shared/operations.ts); null for a tool the table does not know. */
+  readonly acts: string | null;
+  readonly serverNote: ServerNote | null;
+}
+
+export function renderVerdict(banner: HTMLElement, trace: Trace, context: VerdictContext): void {
   banner.className = `verdict verdict-${trace.verdict}`;
   const headline = el('p', 'verdict-headline', undefined, icon(VERDICT_ICON[trace.verdict]), el('strong', undefined, verdictHeadline(trace)));
   const parts: Node[] = [headline];
+  parts.push(el('p', 'verdict-operation', `As seen by ${context.tool}${context.acts === null ? '' : `: ${context.acts}`}`));
   if (trace.stage === 'root') {
     parts.push(el('p', 'verdict-root', 'The root itself was refused, so the input was not traced; the table shows how the root was converted.'));
   }
   parts.push(el('p', 'verdict-reason', trace.reason));
+  if (context.serverNote !== null) {
+    // The trace lets the path in; the grant's rights do not.
+    parts.push(el('p', 'verdict-server', undefined,
+      icon('codicon-lock'),
+      el('span', undefined, `The server would still refuse ${context.tool} here with `),
+      el('span', 'code code-refused', context.serverNote.code),
+      el('span', undefined, `: ${context.serverNote.reason}`),
+    ));
+  }
   const facts = el('dl', 'verdict-facts');
   if (trace.path !== null) fact(facts, 'Resolved path', trace.path, true);
   if (trace.kind !== null) fact(facts, 'What is there', trace.kind === 'missing' ? 'nothing yet (missing)' : trace.kind);
@@ -206,6 +225,84 @@ export function renderBytes(section: HTMLElement, trace: Trace | null): void {
   section.hidden = false;
 }
 
+/** A near miss's reason, in words. */
+function nearMissWhy(miss: NearMiss, roots: readonly RootChoice[]): string {
+  switch (miss.why) {
+    case 'case':
+      return 'the same name in another case, which this filesystem keeps apart';
+    case 'unicode':
+      return 'the same name in another Unicode form (NFC or NFD), which this filesystem keeps apart';
+    case 'percent-encoding':
+      return 'percent-encoding: an escape taken literally, or a "#", "?" or space that cut the URI short';
+    case 'trailing-dot-space':
+      return 'the same name with trailing dots or spaces added or dropped';
+    case 'workspace': {
+      const workspace = roots.find((choice) => choice.uri === miss.workspace);
+      return `in another granted workspace, ${workspace?.label ?? miss.workspace ?? 'not in the list'}: traced against it`;
+    }
+    default:
+      return miss.why;
+  }
+}
+
+/** "Did you mean…": each near miss a button that traces it. Hidden when there are none. */
+export function renderNearMisses(section: HTMLElement, list: HTMLUListElement, misses: readonly NearMiss[], roots: readonly RootChoice[], pick: (miss: NearMiss) => void): void {
+  list.replaceChildren(...misses.map((miss) => {
+    const button = el('button', 'near-miss', undefined,
+      icon('codicon-arrow-right'),
+      el('span', 'near-miss-uri', miss.uri),
+      document.createTextNode(' '),
+      el('span', 'near-miss-why', nearMissWhy(miss, roots)),
+    );
+    button.type = 'button';
+    button.title = `Trace ${miss.uri}`;
+    button.dataset['why'] = miss.why;
+    button.addEventListener('click', () => pick(miss));
+    return el('li', undefined, undefined, button);
+  }));
+  section.hidden = misses.length === 0;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+}
+
+/** The last audit of each folder: its findings as buttons that trace the entry. */
+export function renderAudits(container: HTMLElement, audits: readonly AuditSummary[], pick: (audit: AuditSummary, finding: AuditFinding) => void): void {
+  if (audits.length === 0) {
+    container.replaceChildren(el('p', 'audit-empty', 'No audit yet. An audit walks each workspace folder without following links and lists links that escape, dangle or loop, case and Unicode twins, names other platforms cannot hold, hard links and what cannot be read.'));
+    return;
+  }
+  container.replaceChildren(...audits.map((audit) => {
+    const time = el('time', 'audit-time', shortTime(audit.time));
+    time.dateTime = audit.time;
+    const found = audit.error !== null ? 'did not finish' : audit.total === 0 ? 'nothing found' : plural(audit.total, 'finding');
+    const scanned = audit.error !== null ? '' : `, ${plural(audit.scanned, 'entry', 'entries')} examined${audit.truncated ? ' (stopped at the limit: boundaryInspector.auditMaxEntries)' : ''}`;
+    const parts: Node[] = [el('h3', 'audit-head', undefined, el('span', 'audit-folder', audit.label), document.createTextNode(`: ${found}${scanned} · `), time)];
+    if (audit.error !== null) parts.push(el('p', 'audit-error', audit.error));
+    if (audit.findings.length > 0) {
+      const list = el('ol', 'audit-findings');
+      list.append(...audit.findings.map((finding) => {
+        const button = el('button', 'finding', undefined,
+          el('span', 'finding-head', undefined, el('span', `finding-kind finding-${finding.kind}`, finding.kind), document.createTextNode(' '), el('span', 'finding-path', finding.path)),
+          document.createTextNode(' '),
+          el('span', 'finding-detail', finding.detail),
+        );
+        button.type = 'button';
+        button.title = `Trace ${finding.path}`;
+        button.dataset['kind'] = finding.kind;
+        button.addEventListener('click', () => pick(audit, finding));
+        return el('li', undefined, undefined, button);
+      }));
+      parts.push(list);
+    }
+    if (audit.total > audit.findings.length) parts.push(el('p', 'audit-more', `and ${plural(audit.total - audit.findings.length, 'more finding')} in the Problems panel`));
+    const section = el('section', 'audit-folder-result', undefined, ...parts);
+    section.dataset['root'] = audit.root;
+    return section;
+  }));
+}
+
 /** Local time, short: the time alone for today, the date too for older entries. */
 function shortTime(iso: string): string {
   const date = new Date(iso);
@@ -248,6 +345,11 @@ export function renderRefusals(list: HTMLOListElement, entries: readonly Refusal
       document.createTextNode(' '),
       el('span', 'refusal-reason', entry.reason),
     );
+    const misses = nearMissesOf(entry.trace);
+    if (misses.length > 0) {
+      const more = misses.length > 1 ? ` and ${plural(misses.length - 1, 'more')}` : '';
+      button.append(document.createTextNode(' '), el('span', 'refusal-near', `Did you mean ${misses[0]!.uri}${more}?`));
+    }
     button.type = 'button';
     button.dataset['key'] = refusalKey(entry);
     button.addEventListener('click', () => pick(entry));
@@ -257,6 +359,12 @@ export function renderRefusals(list: HTMLOListElement, entries: readonly Refusal
     const again = Array.from(list.querySelectorAll('button')).find((button) => button.dataset['key'] === focusedKey);
     again?.focus({ preventScroll: true });
   }
+}
+
+/** A logged trace's near misses: lines written before the server looked for them have none. */
+export function nearMissesOf(trace: Trace | null): readonly NearMiss[] {
+  const misses = (trace as { readonly nearMisses?: unknown } | null)?.nearMisses;
+  return Array.isArray(misses) ? (misses as NearMiss[]) : [];
 }
 
 function refusalKey(entry: RefusalEntry): string {

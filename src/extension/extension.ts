@@ -1,8 +1,12 @@
 import * as vscode from 'vscode';
-import type { PanelState } from '../shared/messages.js';
+import type { ExtensionMessage, PanelState } from '../shared/messages.js';
+import type { WorkspaceAuditor } from './audit.js';
+import { AUDIT_COMMAND, VIEW_TYPE } from './ids.js';
 import { ServerProvider, PROVIDER_ID, refusalLogPath } from './mcpProvider.js';
-import { InspectorPanel, VIEW_TYPE, type PanelContext } from './panel.js';
+import type { PanelContext } from './panel.js';
 import { readSettings } from './settings.js';
+
+type PanelModule = typeof import('./panel.js');
 
 /** What the extension offers other extensions (and its tests). */
 export interface BoundaryInspectorApi {
@@ -12,10 +16,27 @@ export interface BoundaryInspectorApi {
 
 /**
  * Registers the server provider, the commands and the panel's serializer, and nothing more: no
- * filesystem is read until someone asks.
+ * filesystem is read until someone asks, and the panel and the audit (with the path pipeline
+ * they use) load when first wanted, since the editor activates this at startup for the server.
  */
 export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi {
-  const provider = new ServerProvider(context.extensionUri, refusalLogPath(context), () => InspectorPanel.visible?.refresh());
+  let panelModule: PanelModule | undefined;
+  const loadPanel = async (): Promise<PanelModule> => (panelModule ??= await import('./panel.js'));
+  const showPanel = async (first?: ExtensionMessage) => {
+    (await loadPanel()).InspectorPanel.createOrShow(panelContext, first);
+  };
+
+  let auditor: WorkspaceAuditor | undefined;
+  const loadAuditor = async (): Promise<WorkspaceAuditor> => {
+    const { WorkspaceAuditor } = await import('./audit.js');
+    if (auditor === undefined) {
+      auditor = new WorkspaceAuditor(() => void showPanel());
+      context.subscriptions.push(auditor, auditor.onDidChange(() => panelModule?.InspectorPanel.visible?.showAudits()));
+    }
+    return auditor;
+  };
+
+  const provider = new ServerProvider(context.extensionUri, refusalLogPath(context), () => panelModule?.InspectorPanel.visible?.refresh());
   context.subscriptions.push(provider, vscode.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, provider));
 
   const panelContext: PanelContext = {
@@ -24,13 +45,14 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     roots: () => provider.launch().roots,
     grantNote: () => provider.launch().note,
     settings: () => readSettings().policy,
+    audits: () => ({ audits: auditor?.audits ?? [], running: auditor?.isRunning ?? false }),
+    // The panel shows the results itself: no notification to point at them.
+    runAudit: () => void loadAuditor().then((loaded) => loaded.run(undefined, { quiet: true })),
   };
   const rootOf = (uri: vscode.Uri) => vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() ?? null;
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('boundaryInspector.openInspector', () => {
-      InspectorPanel.createOrShow(panelContext);
-    }),
+    vscode.commands.registerCommand('boundaryInspector.openInspector', () => showPanel()),
     vscode.commands.registerCommand('boundaryInspector.inspectPath', async () => {
       const input = await vscode.window.showInputBox({
         title: 'Inspect Path',
@@ -39,23 +61,22 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
         ignoreFocusOut: true,
       });
       if (input === undefined) return;
-      InspectorPanel.createOrShow(panelContext, { type: 'inspect', input, root: null });
+      await showPanel({ type: 'inspect', input, root: null });
     }),
-    vscode.commands.registerCommand('boundaryInspector.inspectResource', (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand('boundaryInspector.inspectResource', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target) {
         void vscode.commands.executeCommand('boundaryInspector.inspectPath');
         return;
       }
       // The URI exactly as VS Code spells it, file:///c%3A/... included.
-      InspectorPanel.createOrShow(panelContext, { type: 'inspect', input: target.toString(), root: rootOf(target) });
+      await showPanel({ type: 'inspect', input: target.toString(), root: rootOf(target) });
     }),
-    vscode.commands.registerCommand('boundaryInspector.showRefusals', () => {
-      InspectorPanel.createOrShow(panelContext, { type: 'showRefusals' });
-    }),
+    vscode.commands.registerCommand('boundaryInspector.showRefusals', () => showPanel({ type: 'showRefusals' })),
+    vscode.commands.registerCommand(AUDIT_COMMAND, async (target?: vscode.Uri) => (await loadAuditor()).run(target instanceof vscode.Uri ? target : undefined)),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
-        InspectorPanel.revive(panel, panelContext, (state as PanelState | undefined) ?? null);
+        (await loadPanel()).InspectorPanel.revive(panel, panelContext, (state as PanelState | undefined) ?? null);
       },
     }),
   );

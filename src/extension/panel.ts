@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { trace, type Policy, type Trace } from '../core/index.js';
-import { hostPlatform, nodeFileSystem } from '../host/node.js';
-import { assertNever, type ExtensionMessage, type PanelState, type RootChoice, type WebviewMessage } from '../shared/messages.js';
+import type { Policy } from '../core/index.js';
+import { hostPlatform } from '../host/node.js';
+import { assertNever, type AuditSummary, type ExtensionMessage, type PanelState, type RootChoice, type WebviewMessage } from '../shared/messages.js';
+import { TOOL_NAMES } from '../shared/operations.js';
+import { VIEW_TYPE } from './ids.js';
 import { hostProtection } from './protection.js';
 import { RefusalFeed } from './refusalFeed.js';
-
-export const VIEW_TYPE = 'boundaryInspector.inspector';
+import { traceRequest } from './tracing.js';
 
 /** What the panel needs from the rest of the extension. */
 export interface PanelContext {
@@ -15,12 +16,9 @@ export interface PanelContext {
   roots(): readonly RootChoice[];
   grantNote(): string | null;
   settings(): Policy;
-}
-
-/** The inspector traces with the same core as the server: on this machine, or simulated for another platform. */
-export function traceFor(input: string, root: string, platform: Trace['platform'], policy: Policy): Trace {
-  const host = hostPlatform();
-  return trace(input, root, { platform, policy, ...(platform === host ? { fs: nodeFileSystem } : {}) });
+  /** The last audit of each folder, and whether one is running. */
+  audits(): { readonly audits: readonly AuditSummary[]; readonly running: boolean };
+  runAudit(): void;
 }
 
 function escapeAttribute(text: string): string {
@@ -91,6 +89,15 @@ export class InspectorPanel {
     void this.panel.webview.postMessage(message);
   }
 
+  /** An audit started or finished. */
+  showAudits(): void {
+    if (this.ready) this.post(this.auditsMessage());
+  }
+
+  private auditsMessage(): ExtensionMessage {
+    return { type: 'audits', ...this.context.audits() };
+  }
+
   /** The settings, trust or folders changed: hand the webview the new picture. */
   refresh(): void {
     if (this.ready) this.post(this.initMessage(null));
@@ -119,14 +126,19 @@ export class InspectorPanel {
         this.restored = null;
         this.startFeed();
         if (this.feed) void this.panel.webview.postMessage({ type: 'refusals', entries: this.feed.read() } satisfies ExtensionMessage);
+        void this.panel.webview.postMessage(this.auditsMessage());
         for (const queued of this.pending.splice(0)) void this.panel.webview.postMessage(queued);
         return;
       }
       case 'trace': {
-        const { input, root, platform, policy } = message.request;
-        this.post({ type: 'traceResult', id: message.id, trace: traceFor(input, root, platform, policy) });
+        // The same core as the server, for the chosen tool's operation: on this machine, or simulated for another platform.
+        const { trace, serverNote } = traceRequest(message.request, this.context.roots(), this.context.settings());
+        this.post({ type: 'traceResult', id: message.id, trace, serverNote });
         return;
       }
+      case 'runAudit':
+        this.context.runAudit();
+        return;
       case 'copyTestCase': {
         void vscode.env.clipboard.writeText(message.row).then(
           () => this.post({ type: 'copied', ok: true }),
@@ -177,6 +189,8 @@ export class InspectorPanel {
       <select id="bi-root"></select>
       <input id="bi-root-custom" type="text" spellcheck="false" placeholder="any root URI or path" aria-label="Custom root" hidden>
     </div>
+    <label for="bi-tool">As seen by</label>
+    <select id="bi-tool">${TOOL_NAMES.map((name) => option(name)).join('')}</select>
     <label for="bi-platform">Platform</label>
     <select id="bi-platform">${option('linux')}${option('darwin')}${option('win32')}</select>
     <label for="bi-case">Case</label>
@@ -190,6 +204,10 @@ export class InspectorPanel {
     </div>
   </form>
   <section id="bi-verdict" class="verdict" role="status" aria-live="polite"></section>
+  <section id="bi-near" class="near" aria-labelledby="bi-near-title" hidden>
+    <h2 id="bi-near-title">Did you mean…</h2>
+    <ul id="bi-near-list"></ul>
+  </section>
   <table id="bi-stages" class="stages">
     <caption class="visually-hidden">Stages of the decision</caption>
     <thead><tr><th scope="col">Stage</th><th scope="col">Status</th><th scope="col">Input</th><th scope="col">Output</th><th scope="col">Rule</th><th scope="col">Note</th></tr></thead>
@@ -201,6 +219,11 @@ export class InspectorPanel {
     <h2 id="bi-refusals-title">Recent refusals</h2>
     <p id="bi-log-path" class="log-path"></p>
     <ol id="bi-refusals"></ol>
+  </section>
+  <section class="audit" aria-labelledby="bi-audit-title">
+    <h2 id="bi-audit-title">Workspace audit</h2>
+    <div class="actions audit-actions"><button id="bi-audit-run" type="button"><span class="codicon codicon-checklist" aria-hidden="true"></span> Audit workspace boundaries</button><span id="bi-audit-status" role="status"></span></div>
+    <div id="bi-audits"></div>
   </section>
   <section class="layers" aria-labelledby="bi-layers-title">
     <h2 id="bi-layers-title">Protection on this host</h2>

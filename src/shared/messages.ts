@@ -5,8 +5,9 @@
  */
 import type { Platform, Policy, Trace } from '../core/types.js';
 import type { ProtectionLayer } from './layers.js';
+import type { ToolName } from './operations.js';
 
-export type { Platform, Policy, ProtectionLayer, Trace };
+export type { Platform, Policy, ProtectionLayer, ToolName, Trace };
 
 /** A root the picker offers: a workspace folder as VS Code spells its URI. */
 export interface RootChoice {
@@ -32,6 +33,37 @@ export interface TraceRequest {
   readonly root: string;
   readonly platform: Platform;
   readonly policy: Policy;
+  /** The tool whose operation is explained ("As seen by"): it decides whether a link at the last name is followed. */
+  readonly tool: ToolName;
+}
+
+/** What the server would refuse beyond the trace: a change in a workspace granted read-only. */
+export interface ServerNote {
+  readonly code: 'ERR_READ_ONLY';
+  readonly reason: string;
+}
+
+/** One audit finding, as the panel lists it (src/audit/audit.ts `Finding`). */
+export interface AuditFinding {
+  readonly kind: string;
+  /** The entry's path as the workspace folder spells it. */
+  readonly path: string;
+  readonly detail: string;
+}
+
+/** The last audit of one workspace folder. */
+export interface AuditSummary {
+  /** The folder's URI, as the root picker offers it. */
+  readonly root: string;
+  readonly label: string;
+  readonly time: string;
+  readonly scanned: number;
+  readonly truncated: boolean;
+  /** Every finding's count; `findings` may hold fewer (the Problems panel has them all). */
+  readonly total: number;
+  readonly findings: readonly AuditFinding[];
+  /** Why the audit did not finish (cancelled, or the folder could not be walked); null when it did. */
+  readonly error: string | null;
 }
 
 /** What the panel keeps across reloads and restarts (the serializer hands it back). */
@@ -40,6 +72,8 @@ export interface PanelState {
   readonly root: string;
   readonly platform: Platform;
   readonly policy: Policy;
+  /** Absent in a state saved before the "As seen by" selector existed. */
+  readonly tool?: ToolName;
 }
 
 export type WebviewMessage =
@@ -48,7 +82,9 @@ export type WebviewMessage =
   /** Trace this; `id` increases, so a late answer to an older request is dropped. */
   | { readonly type: 'trace'; readonly id: number; readonly request: TraceRequest }
   /** Put one JSON table row on the clipboard. */
-  | { readonly type: 'copyTestCase'; readonly row: string };
+  | { readonly type: 'copyTestCase'; readonly row: string }
+  /** Run "Audit Workspace Boundaries". */
+  | { readonly type: 'runAudit' };
 
 export type ExtensionMessage =
   | {
@@ -66,7 +102,10 @@ export type ExtensionMessage =
     }
   /** A command asked to inspect this input (the input box, the explorer or editor-title menu). */
   | { readonly type: 'inspect'; readonly input: string; readonly root: string | null }
-  | { readonly type: 'traceResult'; readonly id: number; readonly trace: Trace }
+  /** The core's trace, near misses included, and what the server would refuse besides (null: nothing). */
+  | { readonly type: 'traceResult'; readonly id: number; readonly trace: Trace; readonly serverNote: ServerNote | null }
+  /** The last audit of each folder audited, and whether one is running. */
+  | { readonly type: 'audits'; readonly audits: readonly AuditSummary[]; readonly running: boolean }
   /** The newest refusals first; sent again whenever the log changes. */
   | { readonly type: 'refusals'; readonly entries: readonly RefusalEntry[] }
   | { readonly type: 'showRefusals' }

@@ -45,6 +45,15 @@ interface PanelSnapshot {
   readonly refusals: readonly string[];
   readonly rootOptions: readonly { readonly value: string; readonly text: string }[];
   readonly layers: readonly string[];
+  /** The "As seen by" selector's tool. */
+  readonly tool: string;
+  /** "Did you mean…": each suggestion's URI and why. */
+  readonly near: readonly { readonly uri: string; readonly why: string }[];
+  readonly nearShown: boolean;
+  /** The last audit's findings as the panel lists them, and each folder's audit time. */
+  readonly findings: readonly { readonly kind: string; readonly path: string }[];
+  readonly auditTimes: readonly string[];
+  readonly auditRunning: boolean;
 }
 
 /**
@@ -77,6 +86,12 @@ const SNAPSHOT = `(() => {
     refusals: Array.from(document.querySelectorAll('#bi-refusals li')).map((li) => (li.textContent ?? '').replace(/\\s+/g, ' ').trim()),
     rootOptions: Array.from(document.querySelectorAll('#bi-root option')).map((option) => ({ value: option.value, text: option.textContent ?? '' })),
     layers: Array.from(document.querySelectorAll('#bi-layers li strong')).map((strong) => (strong.textContent ?? '').trim()),
+    tool: byId('bi-tool')?.value ?? '',
+    near: Array.from(document.querySelectorAll('#bi-near-list button'), (button) => ({ uri: button.querySelector('.near-miss-uri')?.textContent ?? '', why: button.dataset.why ?? '' })),
+    nearShown: byId('bi-near') ? !byId('bi-near').hidden : false,
+    findings: Array.from(document.querySelectorAll('#bi-audits button.finding'), (button) => ({ kind: button.dataset.kind ?? '', path: button.querySelector('.finding-path')?.textContent ?? '' })),
+    auditTimes: Array.from(document.querySelectorAll('#bi-audits time'), (time) => time.dateTime),
+    auditRunning: byId('bi-audit-run')?.disabled ?? false,
   };
 })()`;
 
@@ -178,7 +193,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
   const check = async (name: string, body: (frame: Frame) => Promise<void>) => {
     const started = Date.now();
     try {
-      frame ??= await findPanelFrame(page);
+      // A reloaded webview is a new frame.
+      if (frame === undefined || frame.isDetached()) frame = await findPanelFrame(page);
       await body(frame);
       results.push({ name, ok: true, duration: Date.now() - started, error: null });
       log(`ui: ok   ${name}`);
@@ -191,6 +207,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
 
   const workspaceUri = pathToFileURL(demo.notes).href;
   const evilUri = pathToFileURL(demo.evilSecret).href;
+  const verdictIs = (state: PanelSnapshot, verdict: 'inside' | 'outside' | 'refused') => state.verdictClass.split(/\s+/).includes(`verdict-${verdict}`);
   const decidingOutside = (input: string) => (state: PanelSnapshot) =>
     state.rows['parse']?.input === input &&
     state.deciding?.stage === 'containment' &&
@@ -289,6 +306,82 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     sameList("the marks removed from the realpath row's input", hop.removed, ['inside-link']);
     sameList("the marks added to the realpath row's output", hop.added, ['src']);
     if (hop.quiet) throw new Error('the realpath row, which followed a link, is drawn quietly');
+  });
+
+  await check('"As seen by" get_file_info: a link at the last name pointing outside is the link itself (inside); read_text_file sees where it leads (outside)', async (frame) => {
+    await frame.selectOption('#bi-platform', 'linux');
+    await chooseRoot(frame, workspaceUri);
+    try {
+      await frame.selectOption('#bi-tool', 'get_file_info');
+      await traceInput(frame, 'escape');
+      const info = await waitForPanel(frame, 'escape as seen by get_file_info is not inside', (state) =>
+        state.tool === 'get_file_info' && state.rows['parse']?.input === 'escape' && verdictIs(state, 'inside'));
+      if (!info.verdictText.includes('As seen by get_file_info: describes the entry itself')) throw new Error(`the verdict does not name the operation: ${info.verdictText}`);
+      if (!info.verdictText.includes('symlink')) throw new Error(`the verdict does not say a link is there: ${info.verdictText}`);
+      await frame.selectOption('#bi-tool', 'read_text_file');
+      const read = await waitForPanel(frame, 'escape as seen by read_text_file is not an escape', (state) =>
+        state.tool === 'read_text_file' && state.rows['parse']?.input === 'escape' && verdictIs(state, 'outside') && state.verdictText.includes('ERR_SYMLINK_ESCAPE'));
+      if (!read.verdictText.includes('As seen by read_text_file: reads what the path names')) throw new Error(`the verdict does not name the operation: ${read.verdictText}`);
+    } finally {
+      await frame.selectOption('#bi-tool', 'read_text_file');
+    }
+  });
+
+  await check('the "As seen by" choice is kept when the webview reloads', async (current) => {
+    await current.selectOption('#bi-tool', 'get_file_info');
+    await waitForPanel(current, 'escape was not traced as seen by get_file_info', (state) => state.tool === 'get_file_info' && verdictIs(state, 'inside'));
+    // Developer: Reload Webviews, from the command palette: the panel's script starts again from its saved state.
+    await page.locator('.tabs-container .tab.active').first().click();
+    await page.keyboard.press('F1');
+    await page.keyboard.type('Developer: Reload Webviews');
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    const deadline = Date.now() + 15_000;
+    while (!current.isDetached() && Date.now() < deadline) await page.waitForTimeout(150);
+    if (!current.isDetached()) throw new Error('the webview did not reload');
+    frame = await findPanelFrame(page);
+    try {
+      await waitForPanel(frame, 'the reloaded panel lost the tool or the input', (state) =>
+        state.tool === 'get_file_info' && state.input === 'escape' && state.rows['parse']?.input === 'escape' && verdictIs(state, 'inside'));
+    } finally {
+      await frame.selectOption('#bi-tool', 'read_text_file');
+    }
+  });
+
+  await check('"Did you mean": readme.md (README.md exists) offers README.md; choosing it by keyboard traces it, inside', async (frame) => {
+    const readmeUri = pathToFileURL(demo.readme).href;
+    await traceInput(frame, 'readme.md');
+    const state = await waitForPanel(frame, 'no "Did you mean" README.md for readme.md', (state) =>
+      state.tool === 'read_text_file' && state.rows['parse']?.input === 'readme.md' && state.nearShown && state.near.some((miss) => miss.uri === readmeUri && miss.why === 'case'));
+    const button = frame.locator('#bi-near-list button').nth(state.near.findIndex((miss) => miss.uri === readmeUri));
+    await button.focus();
+    await button.press('Enter');
+    await waitForPanel(frame, 'choosing README.md did not trace it inside', (state) =>
+      state.input === readmeUri && state.rows['parse']?.input === readmeUri && verdictIs(state, 'inside') && !state.nearShown);
+  });
+
+  await check("the last audit is listed in the panel (the suite's run), and clicking a finding traces its entry", async (frame) => {
+    const state = await waitForPanel(frame, 'the audit list lacks the escaping link', (state) =>
+      state.findings.some((finding) => finding.kind === 'link-escapes' && finding.path === demo.escapeLink));
+    const expected = [
+      ['link-dangling', demo.danglingLink],
+      ['case-twins', demo.caseTwins[0]],
+      ['case-twins', demo.caseTwins[1]],
+      ['unicode-twins', demo.cafeNfc],
+    ] as const;
+    for (const [kind, entry] of expected) {
+      if (!state.findings.some((finding) => finding.kind === kind && finding.path === entry)) throw new Error(`no ${kind} finding on ${entry}: ${JSON.stringify(state.findings)}`);
+    }
+    await frame.locator('#bi-audits button.finding').nth(state.findings.findIndex((finding) => finding.kind === 'link-escapes' && finding.path === demo.escapeLink)).click();
+    await waitForPanel(frame, 'clicking the finding did not trace the link', (state) =>
+      state.input === demo.escapeLink && state.root === workspaceUri && state.rows['parse']?.input === demo.escapeLink && verdictIs(state, 'outside') && state.verdictText.includes('ERR_SYMLINK_ESCAPE'));
+  });
+
+  await check("the panel's audit button runs the audit again and the list follows", async (frame) => {
+    const before = (await snapshot(frame)).auditTimes;
+    await frame.click('#bi-audit-run');
+    await waitForPanel(frame, 'the audit did not run again', (state) =>
+      !state.auditRunning && state.auditTimes.length === before.length && state.auditTimes.some((time, i) => time !== before[i]) && state.findings.some((finding) => finding.kind === 'link-escapes'), 60_000);
   });
 
   await check('win32 simulation: file:///c%3A/Users/dev/app/src/a.ts is inside file:///c%3A/Users/dev/app', async (frame) => {

@@ -17,7 +17,7 @@ suite('Inspector UI (driven by the harness)', function () {
   test('the harness checks the panel', async function () {
     const control = controlDir();
     if (control === null || harnessInfo()?.drivesUi !== true) this.skip();
-    for (const command of ['workbench.action.closeAllEditors', 'workbench.action.closeSidebar', 'workbench.action.closePanel', 'workbench.action.closeAuxiliaryBar']) {
+    for (const command of ['workbench.action.closeAllEditors', 'workbench.action.closeSidebar', 'workbench.action.closePanel', 'workbench.action.closeAuxiliaryBar', 'notifications.clearAll']) {
       await vscode.commands.executeCommand(command).then(undefined, () => undefined);
     }
     await vscode.commands.executeCommand('boundaryInspector.openInspector');

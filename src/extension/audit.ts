@@ -1,0 +1,209 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AuditReport, Finding } from '../audit/audit.js';
+import { rootToPath } from '../core/index.js';
+import { hostPlatform, realPathOr } from '../host/node.js';
+import type { AuditSummary } from '../shared/messages.js';
+import { SECTION } from './settings.js';
+
+export const DIAGNOSTIC_SOURCE = 'Boundary Inspector';
+/** Findings the panel lists per folder; the Problems panel holds them all. */
+export const LISTED_FINDINGS = 500;
+
+/** Informational: a hard link is often on purpose (package stores); the rest break something. */
+function severityOf(finding: Finding): vscode.DiagnosticSeverity {
+  return finding.kind === 'hard-link' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning;
+}
+
+/** The audit walks the real path; diagnostics and the panel use the folder's own spelling, so they meet its documents. */
+function asShown(entry: string, rootReal: string, rootShown: string): string {
+  if (entry === rootReal) return rootShown;
+  const base = rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep;
+  return entry.startsWith(base) ? path.join(rootShown, entry.slice(base.length)) : entry;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * "Audit Workspace Boundaries": walks workspace folders with src/audit/audit.ts and puts the
+ * findings in the Problems panel and the inspector. Nothing is created and the audit module is
+ * not loaded until the first run.
+ */
+export class WorkspaceAuditor implements vscode.Disposable {
+  private collection: vscode.DiagnosticCollection | undefined;
+  /** The URIs each folder's last audit put diagnostics on, so a re-run clears exactly those. */
+  private readonly published = new Map<string, vscode.Uri[]>();
+  private readonly summaries = new Map<string, AuditSummary>();
+  private running = false;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** An audit started or finished. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly openInspector: () => void) {}
+
+  get audits(): readonly AuditSummary[] {
+    return [...this.summaries.values()];
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /**
+   * Audits the workspace folder holding `target`, or the folders the user picks (every `file:`
+   * folder is offered, all chosen). Auditing only reads, so it runs in an untrusted workspace
+   * too. Resolves to the summaries written, or undefined when nothing ran.
+   */
+  async run(target?: vscode.Uri, options: { readonly quiet?: boolean } = {}): Promise<AuditSummary[] | undefined> {
+    if (this.running) {
+      void vscode.window.showInformationMessage('An audit of the workspace boundaries is already running.');
+      return undefined;
+    }
+    const folders = await this.chooseFolders(target);
+    if (folders === undefined || folders.length === 0) return undefined;
+    const { auditWorkspace } = await import('../audit/audit.js');
+    const maxEntries = this.maxEntries();
+    this.running = true;
+    this.changed.fire();
+    const written: AuditSummary[] = [];
+    let cancelled = false;
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Auditing workspace boundaries', cancellable: true },
+        async (progress, token) => {
+          const controller = new AbortController();
+          const cancel = token.onCancellationRequested(() => controller.abort());
+          try {
+            for (const folder of folders) {
+              if (controller.signal.aborted) break;
+              progress.report({ message: `${folder.name}: starting` });
+              const summary = await this.auditFolder(folder, (rootPath) =>
+                auditWorkspace(rootPath, {
+                  ...(maxEntries !== undefined ? { maxEntries } : {}),
+                  signal: controller.signal,
+                  onProgress: ({ scanned }) => progress.report({ message: `${folder.name}: ${scanned.toLocaleString()} entries scanned` }),
+                }),
+                controller.signal,
+              );
+              if (summary !== undefined) written.push(summary);
+            }
+            if (controller.signal.aborted) cancelled = true;
+          } finally {
+            cancel.dispose();
+          }
+        },
+      );
+    } finally {
+      this.running = false;
+      this.changed.fire();
+    }
+    if (!options.quiet) this.announce(written, cancelled);
+    return written;
+  }
+
+  private maxEntries(): number | undefined {
+    const value = vscode.workspace.getConfiguration(SECTION).get<number>('auditMaxEntries');
+    return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+  }
+
+  private async chooseFolders(target: vscode.Uri | undefined): Promise<vscode.WorkspaceFolder[] | undefined> {
+    if (target !== undefined) {
+      const folder = vscode.workspace.getWorkspaceFolder(target);
+      if (folder === undefined) void vscode.window.showWarningMessage(`${target.fsPath} is in no workspace folder, so there is no boundary to audit.`);
+      return folder ? [folder] : undefined;
+    }
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+    if (folders.length === 0) {
+      void vscode.window.showInformationMessage("Open a folder on this machine's filesystem to audit its boundaries.");
+      return undefined;
+    }
+    if (folders.length === 1) return folders;
+    const picked = await vscode.window.showQuickPick(
+      folders.map((folder) => ({ label: folder.name, description: folder.uri.fsPath, picked: true, folder })),
+      { title: 'Audit Workspace Boundaries', placeHolder: 'The workspace folders to audit', canPickMany: true },
+    );
+    return picked?.map((item) => item.folder);
+  }
+
+  /** One folder: its diagnostics replaced and its summary kept; undefined when cancelled (the last results stay). */
+  private async auditFolder(folder: vscode.WorkspaceFolder, audit: (rootPath: string) => Promise<AuditReport>, signal: AbortSignal): Promise<AuditSummary | undefined> {
+    const key = folder.uri.toString();
+    const time = new Date().toISOString();
+    const shown = folder.uri.fsPath;
+    let summary: AuditSummary;
+    try {
+      // Converted as the server converts a granted root, then walked from its real path (as the CLI does).
+      const converted = rootToPath(key, { platform: hostPlatform() });
+      if (!converted.ok) throw new Error(`${converted.code}: ${converted.reason}`);
+      const rootReal = realPathOr(converted.path);
+      const report = await audit(rootReal);
+      const findings = report.findings.map((finding) => ({ ...finding, path: asShown(finding.path, rootReal, shown) }));
+      this.publish(key, findings);
+      summary = {
+        root: key,
+        label: folder.name,
+        time,
+        scanned: report.scanned,
+        truncated: report.truncated,
+        total: findings.length,
+        findings: findings.slice(0, LISTED_FINDINGS).map(({ kind, path: entry, detail }) => ({ kind, path: entry, detail })),
+        error: null,
+      };
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      this.publish(key, []);
+      summary = { root: key, label: folder.name, time, scanned: 0, truncated: false, total: 0, findings: [], error: `The audit could not run: ${errorText(error)}` };
+    }
+    this.summaries.set(key, summary);
+    return summary;
+  }
+
+  /** Replaces a folder's diagnostics: one per finding, on the finding's entry (a folder's path too), at line 0. */
+  private publish(folderKey: string, findings: readonly Finding[]): void {
+    this.collection ??= vscode.languages.createDiagnosticCollection('boundaryInspector');
+    for (const uri of this.published.get(folderKey) ?? []) this.collection.delete(uri);
+    const byPath = new Map<string, vscode.Diagnostic[]>();
+    for (const finding of findings) {
+      const diagnostic = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), finding.detail, severityOf(finding));
+      diagnostic.source = DIAGNOSTIC_SOURCE;
+      diagnostic.code = finding.kind;
+      const list = byPath.get(finding.path);
+      if (list) list.push(diagnostic);
+      else byPath.set(finding.path, [diagnostic]);
+    }
+    const uris: vscode.Uri[] = [];
+    for (const [entry, diagnostics] of byPath) {
+      const uri = vscode.Uri.file(entry);
+      this.collection.set(uri, diagnostics);
+      uris.push(uri);
+    }
+    this.published.set(folderKey, uris);
+  }
+
+  private announce(written: readonly AuditSummary[], cancelled: boolean): void {
+    if (written.length === 0) {
+      if (cancelled) void vscode.window.showInformationMessage('Audit cancelled: the last results stay in the Problems panel.');
+      return;
+    }
+    const parts = written.map((summary) => {
+      if (summary.error !== null) return `${summary.label}: ${summary.error}`;
+      const found = summary.total === 0 ? 'nothing found' : `${summary.total} finding${summary.total === 1 ? '' : 's'}`;
+      const cut = summary.truncated ? ` (stopped after ${summary.scanned.toLocaleString()} entries)` : ` in ${summary.scanned.toLocaleString()} entries`;
+      return `${summary.label}: ${found}${cut}`;
+    });
+    const text = `Boundary audit${cancelled ? ' (cancelled before the end)' : ''}: ${parts.join('; ')}.`;
+    const anything = written.some((summary) => summary.total > 0);
+    const actions = anything ? ['Show Problems', 'Open Inspector'] : [];
+    void vscode.window.showInformationMessage(text, ...actions).then((action) => {
+      if (action === 'Show Problems') void vscode.commands.executeCommand('workbench.actions.view.problems');
+      else if (action === 'Open Inspector') this.openInspector();
+    });
+  }
+
+  dispose(): void {
+    this.collection?.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The inspector's traces: the core's trace for the chosen tool's operation, the near misses on
+ * this machine, and what the server would refuse beyond the trace (a change where a read-only
+ * grant decides). No `vscode` here: the grants arrive as the panel's root choices, so this is
+ * tested without an editor.
+ */
+import {
+  isInside,
+  prepareRoot,
+  splitAbsolute,
+  traceAgainst,
+  withNearMisses,
+  type OtherWorkspace,
+  type Platform,
+  type Policy,
+  type PreparedRoot,
+  type SplitPath,
+  type Trace,
+} from '../core/index.js';
+import { hostPlatform, nodeFileSystem } from '../host/node.js';
+import type { RootChoice, ServerNote, TraceRequest } from '../shared/messages.js';
+import { DEFAULT_TOOL, isToolName, OPERATIONS, type ToolName } from '../shared/operations.js';
+
+export interface Traced {
+  readonly trace: Trace;
+  readonly serverNote: ServerNote | null;
+}
+
+interface Granted {
+  readonly uri: string;
+  readonly rights: 'read' | 'read-write';
+  readonly root: Extract<PreparedRoot, { ok: true }>;
+}
+
+/**
+ * Traces a request from the panel. `roots` are the panel's root choices (their rights are the
+ * server's grants); `serverPolicy` is the policy the server runs with, which decides how the
+ * grants compare names.
+ */
+export function traceRequest(request: TraceRequest, roots: readonly RootChoice[], serverPolicy: Policy, host: Platform = hostPlatform()): Traced {
+  const tool: ToolName = isToolName(request.tool) ? request.tool : DEFAULT_TOOL;
+  const onHost = request.platform === host;
+  const root = prepareRoot(request.root, { platform: request.platform, policy: request.policy, ...(onHost ? { fs: nodeFileSystem } : {}) });
+  const traced = traceAgainst(root, request.input, { followFinal: OPERATIONS[tool].followFinal });
+  // Prepared only when needed: for a path outside (another workspace may hold it) or a change.
+  let grants: Granted[] | undefined;
+  const granted = () => (grants ??= prepareGrants(roots, serverPolicy, host));
+  const trace = onHost
+    ? withNearMisses(traced, root, {
+        fs: nodeFileSystem,
+        otherWorkspaces: traced.verdict === 'outside' ? granted().filter((grant) => grant.uri !== request.root).flatMap(workspacePaths) : [],
+      })
+    : traced;
+  return { trace, serverNote: serverNote(trace, tool, roots, granted, host) };
+}
+
+function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platform): Granted[] {
+  // The server never folds case where the filesystem does not: "insensitive" is the inspector's simulation.
+  const serverPolicy: Policy = { ...policy, case: policy.case === 'insensitive' ? 'auto' : policy.case };
+  const grants: Granted[] = [];
+  for (const choice of roots) {
+    if (choice.rights === 'none') continue;
+    const root = prepareRoot(choice.uri, { platform: host, policy: serverPolicy, fs: nodeFileSystem });
+    if (root.ok) grants.push({ uri: choice.uri, rights: choice.rights, root });
+  }
+  return grants;
+}
+
+/** A workspace by its path as given and by its real path, so a trace's real path meets either. */
+function workspacePaths(grant: Granted): OtherWorkspace[] {
+  const paths = [{ uri: grant.uri, path: grant.root.path }];
+  if (grant.root.realPath !== null && grant.root.realPath !== grant.root.path) paths.push({ uri: grant.uri, path: grant.root.realPath });
+  return paths;
+}
+
+function rootOf(grant: Granted): SplitPath {
+  return grant.root.real ?? grant.root.split;
+}
+
+/**
+ * The server's rule for rights (src/server/tool.ts): after the trace lets a change in, the deepest
+ * grant holding the path's folder decides, and a change that replaces the path also needs every
+ * grant at or below it writable. Its reason is worded as the server words it.
+ */
+function serverNote(trace: Trace, tool: ToolName, roots: readonly RootChoice[], granted: () => readonly Granted[], host: Platform): ServerNote | null {
+  const operation = OPERATIONS[tool];
+  if (!operation.changes || trace.verdict !== 'inside' || trace.path === null) return null;
+  // The server answers only for a workspace it granted (any other is ERR_NOT_GRANTED first).
+  const named = roots.find((choice) => choice.uri === trace.root);
+  if (named === undefined || named.rights === 'none') return null;
+  if (trace.simulated) {
+    // Another platform's paths do not compare with this machine's grants: the named one decides.
+    return named.rights === 'read' ? readOnly(`${trace.root} is granted read-only; ${tool} changes files.`) : null;
+  }
+  const grants = granted();
+  const target = splitAbsolute(trace.path, host);
+  if (target === null || target.names.length === 0) return null;
+  const folder: SplitPath = { prefix: target.prefix, names: target.names.slice(0, -1) };
+  let deepest: Granted | undefined;
+  for (const grant of grants) {
+    if (!isInside(rootOf(grant), folder, grant.root.comparison)) continue;
+    if (deepest === undefined || rootOf(grant).names.length > rootOf(deepest).names.length) deepest = grant;
+  }
+  if (deepest?.rights === 'read') return readOnly(`${trace.path} lies inside ${deepest.uri}, which is granted read-only; ${tool} changes files.`);
+  if (!operation.replaces) return null;
+  const below = grants.filter((grant) => grant.rights === 'read' && isInside(target, rootOf(grant), grant.root.comparison));
+  if (below.length === 0) return null;
+  const held = below.map((grant) => grant.uri).join(', ');
+  return readOnly(`${trace.path} holds ${held}, granted read-only; ${tool} would change ${below.length === 1 ? 'it' : 'them'} with ${trace.path}.`);
+}
+
+function readOnly(reason: string): ServerNote {
+  return { code: 'ERR_READ_ONLY', reason };
+}

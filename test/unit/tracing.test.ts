@@ -1,0 +1,108 @@
+// The inspector's traces (src/extension/tracing.ts), without an editor: the tool's operation
+// decides a link at the last name, near misses come from this machine's disk and the other
+// granted workspaces, and a change is noted when a read-only grant would refuse it as the server does.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_POLICY } from '../../src/core/index.js';
+import { traceRequest } from '../../src/extension/tracing.js';
+import { hostPlatform } from '../../src/host/node.js';
+import type { RootChoice, TraceRequest } from '../../src/shared/messages.js';
+import type { ToolName } from '../../src/shared/operations.js';
+
+const onLinux = process.platform === 'linux';
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-tracing-')));
+after(() => fs.rmSync(base, { recursive: true, force: true }));
+
+const at = (...names: string[]) => path.join(base, ...names);
+const uri = (...names: string[]) => pathToFileURL(at(...names)).href;
+fs.mkdirSync(at('ws', 'ro'), { recursive: true });
+fs.mkdirSync(at('ws', 'ro', 'rw'), { recursive: true });
+fs.mkdirSync(at('other'), { recursive: true });
+fs.mkdirSync(at('outside'), { recursive: true });
+fs.writeFileSync(at('ws', 'README.md'), 'x\n');
+fs.writeFileSync(at('ws', 'ro', 'a.txt'), 'x\n');
+fs.writeFileSync(at('other', 'b.txt'), 'x\n');
+fs.symlinkSync('../outside', at('ws', 'escape'));
+
+const ws: RootChoice = { label: 'ws', uri: uri('ws'), rights: 'read-write' };
+const ro: RootChoice = { label: 'ro', uri: uri('ws', 'ro'), rights: 'read' };
+const rw: RootChoice = { label: 'rw', uri: uri('ws', 'ro', 'rw'), rights: 'read-write' };
+const other: RootChoice = { label: 'other', uri: uri('other'), rights: 'read-write' };
+const roots = [ws, ro, rw, other];
+
+function traced(input: string, root: RootChoice, tool: ToolName, overrides: Partial<TraceRequest> = {}) {
+  const request: TraceRequest = { input, root: root.uri, platform: hostPlatform(), policy: DEFAULT_POLICY, tool, ...overrides };
+  return traceRequest(request, roots, DEFAULT_POLICY);
+}
+
+describe('inspector traces', { skip: onLinux ? false : 'a case-sensitive filesystem and symlinks without privileges' }, () => {
+  test('a link at the last name: get_file_info judges the link itself, read_text_file where it leads', () => {
+    const info = traced('escape', ws, 'get_file_info').trace;
+    assert.equal(info.verdict, 'inside');
+    assert.equal(info.kind, 'symlink');
+    const read = traced('escape', ws, 'read_text_file').trace;
+    assert.equal(read.verdict, 'outside');
+    assert.equal(read.code, 'ERR_SYMLINK_ESCAPE');
+  });
+
+  test('an unknown tool is explained as the default read', () => {
+    const read = traced('escape', ws, 'no_such_tool' as ToolName).trace;
+    assert.equal(read.code, 'ERR_SYMLINK_ESCAPE');
+  });
+
+  test('case twin miss: readme.md offers README.md', () => {
+    const { trace } = traced('readme.md', ws, 'read_text_file');
+    assert.equal(trace.kind, 'missing');
+    assert.deepEqual(trace.nearMisses, [{ path: at('ws', 'README.md'), uri: uri('ws', 'README.md'), why: 'case' }]);
+  });
+
+  test('a path in another granted workspace: offered with that workspace', () => {
+    const { trace } = traced(at('other', 'b.txt'), ws, 'read_text_file');
+    assert.equal(trace.verdict, 'outside');
+    assert.deepEqual(trace.nearMisses, [{ path: at('other', 'b.txt'), uri: uri('other', 'b.txt'), why: 'workspace', workspace: other.uri }]);
+  });
+
+  test('simulated: no near misses, nothing on disk consulted', () => {
+    const { trace } = traced('readme.md', { label: 'app', uri: 'file:///c%3A/app', rights: 'none' }, 'read_text_file', { platform: hostPlatform() === 'win32' ? 'linux' : 'win32' });
+    assert.equal(trace.simulated, true);
+    assert.deepEqual(trace.nearMisses, []);
+  });
+
+  const rows: readonly { name: string; input: string; root: RootChoice; tool: ToolName; refused: boolean }[] = [
+    // a read needs no write grant
+    { name: 'read in a read-only workspace', input: 'a.txt', root: ro, tool: 'read_text_file', refused: false },
+    // the named workspace is read-only
+    { name: 'write in a read-only workspace', input: 'a.txt', root: ro, tool: 'write_file', refused: true },
+    // named by the outer read-write workspace: the deepest grant holding the folder decides
+    { name: 'write into a nested read-only workspace', input: 'ro/a.txt', root: ws, tool: 'edit_file', refused: true },
+    // a read-write workspace nested in a read-only one is writable inside
+    { name: 'write in a read-write workspace nested in a read-only one', input: 'new.txt', root: rw, tool: 'write_file', refused: false },
+    // deleting the folder that holds a read-only workspace would change it
+    { name: 'delete a folder holding a read-only workspace', input: 'ro', root: ws, tool: 'delete_path', refused: true },
+    // creating a folder is no replacement: only the deciding grant counts
+    { name: 'create a folder beside a read-only workspace', input: 'made', root: ws, tool: 'create_directory', refused: false },
+    // outside: the trace refuses first, no rights note
+    { name: 'write outside', input: '../outside/x', root: ws, tool: 'write_file', refused: false },
+  ];
+  for (const row of rows) {
+    test(`rights: ${row.name}`, () => {
+      const { serverNote } = traced(row.input, row.root, row.tool);
+      if (row.refused) {
+        assert.equal(serverNote?.code, 'ERR_READ_ONLY');
+        assert.match(serverNote.reason, /read-only/);
+      } else assert.equal(serverNote, null);
+    });
+  }
+
+  test('rights, simulated: the named workspace decides', () => {
+    const platform = hostPlatform() === 'win32' ? 'linux' : 'win32';
+    const choice: RootChoice = { label: 'app', uri: 'file:///c%3A/app', rights: 'read' };
+    const request: TraceRequest = { input: 'a.txt', root: choice.uri, platform, policy: DEFAULT_POLICY, tool: 'write_file' };
+    assert.equal(traceRequest(request, [choice], DEFAULT_POLICY).serverNote?.code, 'ERR_READ_ONLY');
+    assert.equal(traceRequest({ ...request, tool: 'read_text_file' }, [choice], DEFAULT_POLICY).serverNote, null);
+  });
+});
