@@ -324,12 +324,35 @@ export function anchorOf(grant: { readonly realPath: string }, platform: Platfor
 export const TEMPORARY_NAME = /^\.bi\.([0-9a-f]{8})\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 const inFlight = new Set<string>();
 
+/** Hashes of recently written names: a client rewrites the same files. */
+const recentHashes = new Map<string, string>();
+const MAX_RECENT_HASHES = 1024;
+
 function nameHash(name: string): string {
-  return createHash('sha256').update(name).digest('hex').slice(0, 8);
+  let hash = recentHashes.get(name);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+    if (recentHashes.size >= MAX_RECENT_HASHES) recentHashes.clear();
+    recentHashes.set(name, hash);
+  }
+  return hash;
+}
+
+/** Random bytes drawn a page at a time: one getrandom call serves a thousand names. */
+let randomPool = Buffer.alloc(0);
+let randomAt = 0;
+
+function randomHex4(): string {
+  if (randomAt + 4 > randomPool.length) {
+    randomPool = randomBytes(4096);
+    randomAt = 0;
+  }
+  randomAt += 4;
+  return randomPool.toString('hex', randomAt - 4, randomAt);
 }
 
 export function temporaryNameFor(name: string): string {
-  return `.bi.${nameHash(name)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  return `.bi.${nameHash(name)}.${process.pid}.${randomHex4()}.tmp`;
 }
 
 function processAlive(pid: number): boolean {
@@ -339,6 +362,27 @@ function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Targets whose stale temporary files this process has swept. A killed writer's leftovers are
+ * removed by the first write of the same file in each process, and by the next one after a write
+ * fails (a full disk may be what they cost): not by every write, as listing the folder is a good
+ * part of a small write's cost. Cleared when full, which only means sweeping again; a target with
+ * a very long path is swept every time rather than kept.
+ */
+const swept = new Set<string>();
+const MAX_SWEPT = 1024;
+const MAX_SWEPT_PATH_CHARS = 1024;
+
+function sweepOnce(folder: Folder, name: string): void {
+  const target = folder.pathOf(name);
+  if (swept.has(target)) return;
+  if (target.length <= MAX_SWEPT_PATH_CHARS) {
+    if (swept.size >= MAX_SWEPT) swept.clear();
+    swept.add(target);
+  }
+  removeStaleTemporaries(folder, name);
 }
 
 /** Removes temporary files of `name` that a killed writer left beside it; never one still being written. */
@@ -409,24 +453,25 @@ export function readFile(anchor: Anchor, target: string, maxBytes: number): { by
 /**
  * Writes through a temporary file created exclusively in the anchored folder, then renamed over
  * the target within it: the file holds the old content or the new, never a mix, and a link at the
- * target is replaced rather than followed. Whatever fails, the temporary file is removed.
- */
-/**
- * `beforeReplace` runs immediately before the new file replaces the old, with what is at the name
- * now: it may throw, or return a refusal; either way the write is abandoned.
+ * target is replaced rather than followed. Whatever fails, the temporary file is removed. The
+ * data is not flushed before the rename: that keeps a failed or killed write from leaving half a
+ * file, not a power cut just after one (see the README).
+ *
+ * `beforeReplace` runs immediately before the new file replaces the old, and can look at what is
+ * at the name now: it may throw, or return a refusal; either way the write is abandoned.
  */
 export function writeFile<R>(
   anchor: Anchor,
   target: string,
   data: string | Uint8Array,
-  beforeReplace?: (current: BigIntStats | undefined) => R | undefined,
+  beforeReplace?: (current: () => BigIntStats | undefined) => R | undefined,
 ): { created: boolean; refusal: R | undefined } {
   const located = anchor.locate(target);
   const name = fileName(located, target);
   return anchor.with(located.folder, (folder) => {
     const existing = folder.lstat(name);
     if (existing?.isDirectory()) throw fsError('EISDIR', `${target} is a folder; write_file writes files`);
-    removeStaleTemporaries(folder, name);
+    sweepOnce(folder, name);
     const temporary = temporaryNameFor(name);
     inFlight.add(temporary);
     let placed = false;
@@ -436,15 +481,18 @@ export function writeFile<R>(
         fs.writeFileSync(fd, data);
         // Keep an existing file's permissions; a new one gets the usual 0666 less the umask.
         if (existing?.isFile()) fs.fchmodSync(fd, Number(existing.mode & 0o7777n));
-        fs.fsyncSync(fd);
       } finally {
         fs.closeSync(fd);
       }
-      const refusal = beforeReplace?.(folder.lstat(name));
+      const refusal = beforeReplace?.(() => folder.lstat(name));
       if (refusal !== undefined) return { created: false, refusal };
       attempt(target, () => fs.renameSync(folder.child(temporary), folder.child(name)));
       placed = true;
       return { created: existing === undefined, refusal: undefined };
+    } catch (error) {
+      // The next write of this file sweeps again: it starts from a fresh walk.
+      swept.delete(folder.pathOf(name));
+      throw error;
     } finally {
       if (!placed) {
         try {

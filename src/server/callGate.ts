@@ -12,6 +12,11 @@ export const HEAVY_TOOLS: ReadonlySet<string> = new Set([
   'list_directory_with_sizes',
 ]);
 
+/** What a waiting call needs of a cancellation: an AbortSignal, or a flag the direct path sets. */
+export interface CancelSignal {
+  readonly aborted: boolean;
+}
+
 /** The call was cancelled while it waited for its turn: it never ran. */
 export class CancelledWhileWaiting extends Error {
   constructor() {
@@ -27,7 +32,7 @@ export class CancelledWhileWaiting extends Error {
  */
 export class CallGate {
   private running = 0;
-  private readonly waiting: { start: () => void; signal: AbortSignal | undefined }[] = [];
+  private readonly waiting: { start: () => void; signal: CancelSignal | undefined }[] = [];
   private congested: () => boolean = () => false;
   private scheduled = false;
 
@@ -38,7 +43,7 @@ export class CallGate {
     this.congested = congested;
   }
 
-  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(work: () => Promise<T>, signal?: CancelSignal): Promise<T> {
     await new Promise<void>((resolve, reject) => {
       const start = () => (signal?.aborted ? reject(new CancelledWhileWaiting()) : resolve());
       this.waiting.push({ start, signal });

@@ -2,7 +2,7 @@ import { McpServer, type CallToolResult, type InputRequiredResult, type ServerCo
 import * as z from 'zod';
 import { rootToPath } from '../core/index.js';
 import { ChangedError } from './anchored.js';
-import { HEAVY_TOOLS, heavyCalls, lightCalls } from './callGate.js';
+import { HEAVY_TOOLS, heavyCalls, lightCalls, type CancelSignal } from './callGate.js';
 import { sameWorkspace, type Grant } from './grants.js';
 import { chooseFromRoots } from './legacyRoots.js';
 import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from './limits.js';
@@ -52,8 +52,31 @@ function errorResult(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `Error${code ? ` (${code})` : ''}: ${truncated(message, MAX_ERROR_FIELD_CHARS)}` }] };
 }
 
+/**
+ * The grant each workspaceUri spelling was authorised for: converting a URI is a good part of a
+ * light call's checks, and a client names the same one on every call. Only grants are kept, and
+ * only a few spellings of ordinary length (a client that sends others only costs itself the
+ * conversion).
+ */
+const authorizedGrants = new WeakMap<ServerState, Map<string, Grant>>();
+const MAX_AUTHORIZED_SPELLINGS = 64;
+const MAX_KEPT_URI_CHARS = 4096;
+
 /** Authorization: the named workspace must equal a grant exactly after normalisation, never by prefix. */
 export function authorize(state: ServerState, workspaceUri: string): { grant: Grant } | { refusal: ServerRefusal } {
+  let known = authorizedGrants.get(state);
+  const cached = known?.get(workspaceUri);
+  if (cached !== undefined) return { grant: cached };
+  const decided = authorizeOnce(state, workspaceUri);
+  if ('grant' in decided && workspaceUri.length <= MAX_KEPT_URI_CHARS) {
+    if (known === undefined) authorizedGrants.set(state, (known = new Map()));
+    if (known.size >= MAX_AUTHORIZED_SPELLINGS) known.clear();
+    known.set(workspaceUri, decided.grant);
+  }
+  return decided;
+}
+
+function authorizeOnce(state: ServerState, workspaceUri: string): { grant: Grant } | { refusal: ServerRefusal } {
   const platform = state.platform;
   const policy = state.grants[0]?.root.ctx.policy;
   const converted = rootToPath(workspaceUri, { platform, ...(policy ? { policy } : {}) });
@@ -81,7 +104,7 @@ export function authorize(state: ServerState, workspaceUri: string): { grant: Gr
 async function dispatch(
   tool: ToolDefinition,
   args: Record<string, unknown>,
-  ctx: ServerContext,
+  ctx: ServerContext | undefined,
   state: ServerState,
 ): Promise<CallToolResult | InputRequiredResult> {
   const given = typeof args.workspaceUri === 'string' ? args.workspaceUri : null;
@@ -93,6 +116,7 @@ async function dispatch(
 
   let grant: Grant;
   if (given === null) {
+    if (ctx === undefined) throw new Error(`${tool.name} was called without workspaceUri and without the SDK's request context`);
     const choice = chooseFromRoots(ctx, state.grants);
     if (choice.kind === 'ask') return choice.result;
     if (choice.kind === 'refused') return refuse(choice.refusal, null);
@@ -112,12 +136,51 @@ async function dispatch(
   }
 }
 
+/** A tool's call as both paths run it: the SDK's handler, and the direct path of directCalls.ts. */
+export interface ToolCall {
+  readonly inputSchema: z.ZodObject;
+  /** `ctx` is the SDK's request context; the direct path has none, and takes only calls that name their workspace. */
+  run(args: Record<string, unknown>, signal: CancelSignal | undefined, ctx: ServerContext | undefined): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/** Every tool's input schema and call, for one era: on 2025-11-25 workspaceUri is required. */
+export function toolCalls(state: ServerState, era: Era): ReadonlyMap<string, ToolCall> {
+  const workspaceUri =
+    era === 'legacy'
+      ? z.string().describe(workspaceUriDescription)
+      : z
+          .string()
+          .optional()
+          .describe(`${workspaceUriDescription} Always give it; when omitted, a legacy adapter asks for your roots to choose among the granted workspaces.`);
+  const calls = new Map<string, ToolCall>();
+  calls.set(listWorkspaces.name, {
+    inputSchema: z.object({}),
+    run: async () => {
+      const { structured, text } = listWorkspaces.run(state);
+      return { content: [{ type: 'text', text }], structuredContent: structured };
+    },
+  });
+  for (const tool of WORKSPACE_TOOLS) {
+    const gate = HEAVY_TOOLS.has(tool.name) ? heavyCalls : lightCalls;
+    calls.set(tool.name, {
+      inputSchema: z.object({ workspaceUri, ...tool.input }),
+      run: async (args, signal, ctx) => {
+        const result = await gate.run(() => dispatch(tool, args, ctx, state), signal);
+        // A refusal's log line is on disk before the client sees the refusal.
+        await state.log.settled();
+        return boundedFailure(result);
+      },
+    });
+  }
+  return calls;
+}
+
 /**
  * One server per connection. On a 2025-11-25 connection workspaceUri is required by the schema;
  * on 2026-07-28 it may be omitted, and the legacy roots adapter then asks the client's roots
  * through MRTR to choose among the grants.
  */
-export function createServer(state: ServerState, era: Era): McpServer {
+export function createServer(state: ServerState, era: Era, calls: ReadonlyMap<string, ToolCall> = toolCalls(state, era)): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: VERSION },
     {
@@ -127,48 +190,34 @@ export function createServer(state: ServerState, era: Era): McpServer {
       inputRequired: { legacyShim: false },
     },
   );
-  const workspaceUri =
-    era === 'legacy'
-      ? z.string().describe(workspaceUriDescription)
-      : z
-          .string()
-          .optional()
-          .describe(`${workspaceUriDescription} Always give it; when omitted, a legacy adapter asks for your roots to choose among the granted workspaces.`);
+  const callOf = (name: string) => calls.get(name)!;
 
   server.registerTool(
     listWorkspaces.name,
     {
       title: listWorkspaces.title,
       description: listWorkspaces.description,
-      inputSchema: z.object({}),
+      inputSchema: callOf(listWorkspaces.name).inputSchema,
       outputSchema: listWorkspaces.output,
       annotations: listWorkspaces.annotations,
     },
-    async () => {
-      const { structured, text } = listWorkspaces.run(state);
-      return { content: [{ type: 'text', text }], structuredContent: structured };
-    },
+    (args, ctx) => callOf(listWorkspaces.name).run(args, ctx.mcpReq.signal, ctx),
   );
 
   for (const tool of WORKSPACE_TOOLS) {
+    const call = callOf(tool.name);
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: z.object({ workspaceUri, ...tool.input }),
+        inputSchema: call.inputSchema,
         // A result is the tool's own output or a refusal; both are described. A tool whose result
         // is content has none: its text is the answer.
         ...(tool.output !== null ? { outputSchema: z.union([tool.output, refusalSchema]) } : {}),
         annotations: tool.annotations,
       },
-      async (args, ctx) => {
-        const call = () => dispatch(tool, args as Record<string, unknown>, ctx, state);
-        const result = await (HEAVY_TOOLS.has(tool.name) ? heavyCalls : lightCalls).run(call, ctx.mcpReq.signal);
-        // A refusal's log line is on disk before the client sees the refusal.
-        await state.log.settled();
-        return boundedFailure(result);
-      },
+      (args, ctx) => call.run(args as Record<string, unknown>, ctx.mcpReq.signal, ctx),
     );
   }
   registerResources(server, state);

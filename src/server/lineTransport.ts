@@ -19,6 +19,10 @@ export interface LineTransportOptions {
   readonly ondrain?: () => void;
   /** Called when the last request read has been answered. */
   readonly onidle?: () => void;
+  /** Sees each message first, once it is counted; true when it answers the message itself. */
+  readonly intercept?: (message: JSONRPCMessage) => boolean;
+  /** Called when the connection closes, before the SDK hears of it. */
+  readonly onclose?: () => void;
 }
 
 const QUOTE = 0x22;
@@ -219,6 +223,7 @@ export class LineTransport implements Transport {
     this.input.pause();
     this.pieces = [];
     this.scanner = undefined;
+    this.options.onclose?.();
     this.onclose?.();
   }
 
@@ -366,6 +371,7 @@ export class LineTransport implements Transport {
       if (isRequestId(cancelled)) this.settle(cancelled);
     }
     try {
+      if (this.options.intercept?.(message) === true) return;
       this.onmessage?.(message);
     } catch (error) {
       this.report(error as Error);

@@ -78,6 +78,8 @@ export class RefusalLog {
   private dropped = 0;
   private writing: Promise<void> | undefined;
   private last: Promise<void> = Promise.resolve();
+  /** Lines queued or being written: none means there is nothing to wait for. */
+  private unwritten = 0;
   private readonly lineBytes: number;
 
   constructor(
@@ -115,8 +117,15 @@ export class RefusalLog {
       this.dropped += 1;
       return Promise.resolve();
     }
+    this.unwritten += 1;
     this.last = new Promise<void>((done) => {
-      this.queue.push({ line, done });
+      this.queue.push({
+        line,
+        done: () => {
+          this.unwritten -= 1;
+          done();
+        },
+      });
       this.queuedBytes += line.length;
       this.writing ??= this.drain();
     });
@@ -128,6 +137,7 @@ export class RefusalLog {
    * are written in order), or after `waitMs`: a log on a stalled disk delays answers, never holds them.
    */
   settled(waitMs = MAX_LOG_WAIT_MS): Promise<void> {
+    if (this.unwritten === 0) return Promise.resolve();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, waitMs);

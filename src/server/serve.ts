@@ -3,7 +3,8 @@ import vm from 'node:vm';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { anchorOf } from './anchored.js';
 import { heavyCalls, lightCalls } from './callGate.js';
-import { createServer } from './createServer.js';
+import { createServer, toolCalls } from './createServer.js';
+import { DirectCalls } from './directCalls.js';
 import { LineTransport } from './lineTransport.js';
 import type { ServerState } from './tool.js';
 
@@ -77,10 +78,26 @@ export function serve(state: ServerState): void {
   for (const grant of state.grants) anchorOf(grant, state.platform);
   const report = boundedReporter(state.logger);
   const gates = [heavyCalls, lightCalls];
-  const transport = new LineTransport(process.stdin, process.stdout, { ondrain: () => gates.forEach((gate) => gate.wake()), onidle: collectWhenIdle() });
+  const direct = new DirectCalls((message) => transport.send(message), report);
+  const transport = new LineTransport(process.stdin, process.stdout, {
+    ondrain: () => gates.forEach((gate) => gate.wake()),
+    onidle: collectWhenIdle(),
+    intercept: (message) => direct.take(message),
+    onclose: () => direct.close(),
+  });
   for (const gate of gates) gate.watchOutput(() => transport.congested());
   // A bug one request reaches is reported, and the other requests are still served.
   process.on('uncaughtException', (error) => report(error));
   process.on('unhandledRejection', (reason) => report(reason instanceof Error ? reason : new Error(String(reason))));
-  serveStdio(({ era }) => createServer(state, era), { transport, onerror: report });
+  serveStdio(
+    ({ era }) => {
+      const calls = toolCalls(state, era);
+      const server = createServer(state, era, calls);
+      // The era's last instance is the one serving: a probe discarded for a 2025-11-25 client is replaced.
+      direct.serve(undefined);
+      if (era === 'legacy') server.server.oninitialized = () => direct.serve(calls);
+      return server;
+    },
+    { transport, onerror: report },
+  );
 }

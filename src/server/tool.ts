@@ -139,6 +139,26 @@ function readOnlyReason(state: ServerState, tool: string, path: string, replaces
   return `${path} holds ${held}, granted read-only; ${tool} would change ${below.length === 1 ? 'it' : 'them'} with ${path}.`;
 }
 
+/**
+ * URIs of recently answered paths: making one parses a URL, and agents ask about the same paths
+ * again and again. Bounded in entries and in the length of what it keeps.
+ */
+const recentUris = new Map<string, string>();
+const MAX_RECENT_URIS = 1024;
+const MAX_KEPT_PATH_CHARS = 1024;
+
+function uriOf(path: string, platform: Platform): string {
+  const key = `${platform}:${path}`;
+  let uri = recentUris.get(key);
+  if (uri === undefined) {
+    uri = pathToUri(path, platform);
+    if (path.length > MAX_KEPT_PATH_CHARS) return uri;
+    if (recentUris.size >= MAX_RECENT_URIS) recentUris.clear();
+    recentUris.set(key, uri);
+  }
+  return uri;
+}
+
 export function makeScope(state: ServerState, grant: Grant, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {
   const record = (refusal: ServerRefusal, input: string) => {
     void state.log.record(tool, workspaceUri, input, refusal);
@@ -171,7 +191,7 @@ export function makeScope(state: ServerState, grant: Grant, tool: string, worksp
       return undefined;
     },
     record,
-    uriOf: (path) => pathToUri(path, state.platform),
+    uriOf: (path) => uriOf(path, state.platform),
     isWorkspaceRoot(path) {
       const split = splitAbsolute(path, state.platform);
       const root = grant.root.real ?? grant.root.split;

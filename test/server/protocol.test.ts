@@ -27,6 +27,7 @@ import {
   type Wire,
   type WireMessage,
 } from './helpers.js';
+import { RawServer } from './rawServer.js';
 
 const READ_TOOLS = [
   'list_workspaces', 'explain_path', 'read_text_file', 'read_media_file', 'read_multiple_files', 'list_directory',
@@ -356,6 +357,48 @@ describe('stdout carries JSON-RPC only', () => {
     assert.ok(byId.get(10)?.error, 'an outside resources/read is a JSON-RPC error');
     assert.match(byId.get(10)?.error?.message ?? '', /ERR_OUTSIDE/);
     assert.match(stderr, /serving/, 'the start-up log line went to stderr');
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Cancellation and request metadata on 2025-11-25
+// ------------------------------------------------------------------------------------------------
+
+describe('tools/call on 2025-11-25: cancellation and request metadata', () => {
+  let base: string;
+  let W: string;
+  let server: RawServer;
+
+  before(async () => {
+    base = makeTempDir();
+    writeTree(base, { 'ws/a.txt': 'a' });
+    W = fileUri(path.join(base, 'ws'));
+    server = RawServer.start(['--workspace', W]);
+    await server.initialize();
+  });
+  after(async () => {
+    await server?.close();
+    removeDir(base);
+  });
+
+  test('a call cancelled in the same write as it is sent is never answered; the next call is', async () => {
+    const cancelled = server.newId();
+    const next = server.newId();
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_file_info', arguments: { workspaceUri: W, path: 'a.txt' } } });
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: cancelled, reason: 'changed my mind' } };
+    const answer = server.answerTo(next);
+    server.write(`${[call(cancelled), cancel, call(next)].map((message) => JSON.stringify(message)).join('\n')}\n`);
+    assert.equal((await answer).result?.structuredContent?.type, 'file');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(server.unmatched.filter((message) => message.id === cancelled), [], 'the cancelled call was not answered');
+  });
+
+  test('a progress token, or other _meta, changes nothing in the answer', async () => {
+    const plain = await server.call('get_file_info', { workspaceUri: W, path: 'a.txt' });
+    for (const _meta of [{ progressToken: 'p-1' }, { progressToken: 7 }, { progressToken: 'p-2', 'example.com/trace': 'x' }]) {
+      const answer = await server.request('tools/call', { name: 'get_file_info', arguments: { workspaceUri: W, path: 'a.txt' }, _meta });
+      assert.deepEqual(answer.result, plain.result, JSON.stringify(_meta));
+    }
   });
 });
 

@@ -198,9 +198,10 @@ export const editFile = defineTool({
     if (dryRun || updated === original) {
       return ok({ ...described, applied: false }, `${dryRun ? 'Dry run, nothing written' : 'The edits change nothing; nothing written'}.\n${shown}`);
     }
-    const { refusal } = writeFile(scope.anchor, checked.path, updated, (now) => {
+    const { refusal } = writeFile(scope.anchor, checked.path, updated, (current) => {
       const again = scope.recheck(checked, { followFinal: false });
       if (again) return again;
+      const now = current();
       // Another writer since the read: renaming now would silently drop their change.
       if (!now || now.ino !== stats.ino || now.dev !== stats.dev || now.size !== stats.size || now.mtimeNs !== stats.mtimeNs) {
         throw new ChangedError(checked.path, 'it was modified after it was read');

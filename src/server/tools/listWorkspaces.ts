@@ -42,22 +42,39 @@ export const listWorkspaces = {
       .describe('The protection layers and their state on this host.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run(state: ServerState) {
-    const anchored = state.grants.every((grant) => anchorOf(grant, state.platform).mode === 'descriptor');
-    const layers = protectionLayers({ platform: state.platform, anchored, sandbox: state.sandbox });
-    const anchoredLayer = layers.find((layer) => layer.name === 'anchored I/O')!;
-    const structured = {
-      workspaces: state.grants.map((grant) => ({ uri: grant.uri, path: grant.path, realPath: grant.realPath, rights: grant.rights })),
-      layers: {
-        authorization: 'active: workspaceUri must equal a granted workspace exactly (after normalisation, never a prefix)',
-        containment: `active: every path is traced (parse, refusals, decode, normalise, case, realpath, containment); symlinks: ${state.grants[0]?.root.ctx.policy.symlinks ?? 'contain'}`,
-        anchoredIo: { active: anchoredLayer.active, detail: anchoredLayer.detail },
-        sandbox: { ...state.sandbox },
-      },
-    };
-    const lines = state.grants.map((grant) => `${grant.uri} (${grant.rights})`);
-    const layerLines = layers.map((layer) => `- ${layer.name}: ${layer.active ? 'active' : 'not active'}: ${layer.detail}`);
-    const text = `Granted workspaces:\n${lines.join('\n')}\nProtection layers on this host:\n${layerLines.join('\n')}`;
-    return { structured, text };
+  run(state: ServerState): Listing {
+    let listing = listings.get(state);
+    if (listing === undefined) {
+      listing = describeWorkspaces(state);
+      listings.set(state, listing);
+    }
+    return listing;
   },
 };
+
+interface Listing {
+  readonly structured: Record<string, unknown>;
+  readonly text: string;
+}
+
+/** The grants, the sandbox and the anchors are fixed once the server starts: the listing is made once. */
+const listings = new WeakMap<ServerState, Listing>();
+
+function describeWorkspaces(state: ServerState): Listing {
+  const anchored = state.grants.every((grant) => anchorOf(grant, state.platform).mode === 'descriptor');
+  const layers = protectionLayers({ platform: state.platform, anchored, sandbox: state.sandbox });
+  const anchoredLayer = layers.find((layer) => layer.name === 'anchored I/O')!;
+  const structured = {
+    workspaces: state.grants.map((grant) => ({ uri: grant.uri, path: grant.path, realPath: grant.realPath, rights: grant.rights })),
+    layers: {
+      authorization: 'active: workspaceUri must equal a granted workspace exactly (after normalisation, never a prefix)',
+      containment: `active: every path is traced (parse, refusals, decode, normalise, case, realpath, containment); symlinks: ${state.grants[0]?.root.ctx.policy.symlinks ?? 'contain'}`,
+      anchoredIo: { active: anchoredLayer.active, detail: anchoredLayer.detail },
+      sandbox: { ...state.sandbox },
+    },
+  };
+  const lines = state.grants.map((grant) => `${grant.uri} (${grant.rights})`);
+  const layerLines = layers.map((layer) => `- ${layer.name}: ${layer.active ? 'active' : 'not active'}: ${layer.detail}`);
+  const text = `Granted workspaces:\n${lines.join('\n')}\nProtection layers on this host:\n${layerLines.join('\n')}`;
+  return { structured, text };
+}
