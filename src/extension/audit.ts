@@ -58,7 +58,7 @@ export class WorkspaceAuditor implements vscode.Disposable {
    */
   async run(target?: vscode.Uri, options: { readonly quiet?: boolean } = {}): Promise<AuditSummary[] | undefined> {
     if (this.running) {
-      void vscode.window.showInformationMessage('An audit of the workspace boundaries is already running.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('An audit of the workspace boundaries is already running.'));
       return undefined;
     }
     const folders = await this.chooseFolders(target);
@@ -71,19 +71,19 @@ export class WorkspaceAuditor implements vscode.Disposable {
     let cancelled = false;
     try {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Auditing workspace boundaries', cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Auditing workspace boundaries'), cancellable: true },
         async (progress, token) => {
           const controller = new AbortController();
           const cancel = token.onCancellationRequested(() => controller.abort());
           try {
             for (const folder of folders) {
               if (controller.signal.aborted) break;
-              progress.report({ message: `${folder.name}: starting` });
+              progress.report({ message: vscode.l10n.t('{0}: starting', folder.name) });
               const summary = await this.auditFolder(folder, (rootPath) =>
                 auditWorkspace(rootPath, {
                   ...(maxEntries !== undefined ? { maxEntries } : {}),
                   signal: controller.signal,
-                  onProgress: ({ scanned }) => progress.report({ message: `${folder.name}: ${scanned.toLocaleString()} entries scanned` }),
+                  onProgress: ({ scanned }) => progress.report({ message: vscode.l10n.t('{0}: {1} entries scanned', folder.name, scanned.toLocaleString()) }),
                 }),
                 controller.signal,
               );
@@ -111,18 +111,18 @@ export class WorkspaceAuditor implements vscode.Disposable {
   private async chooseFolders(target: vscode.Uri | undefined): Promise<vscode.WorkspaceFolder[] | undefined> {
     if (target !== undefined) {
       const folder = vscode.workspace.getWorkspaceFolder(target);
-      if (folder === undefined) void vscode.window.showWarningMessage(`${target.fsPath} is in no workspace folder, so there is no boundary to audit.`);
+      if (folder === undefined) void vscode.window.showWarningMessage(vscode.l10n.t('{0} is in no workspace folder, so there is no boundary to audit.', target.fsPath));
       return folder ? [folder] : undefined;
     }
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
     if (folders.length === 0) {
-      void vscode.window.showInformationMessage("Open a folder on this machine's filesystem to audit its boundaries.");
+      void vscode.window.showInformationMessage(vscode.l10n.t("Open a folder on this machine's filesystem to audit its boundaries."));
       return undefined;
     }
     if (folders.length === 1) return folders;
     const picked = await vscode.window.showQuickPick(
       folders.map((folder) => ({ label: folder.name, description: folder.uri.fsPath, picked: true, folder })),
-      { title: 'Audit Workspace Boundaries', placeHolder: 'The workspace folders to audit', canPickMany: true },
+      { title: vscode.l10n.t('Audit Workspace Boundaries'), placeHolder: vscode.l10n.t('The workspace folders to audit'), canPickMany: true },
     );
     return picked?.map((item) => item.folder);
   }
@@ -154,7 +154,7 @@ export class WorkspaceAuditor implements vscode.Disposable {
     } catch (error) {
       if (signal.aborted) return undefined;
       this.publish(key, []);
-      summary = { root: key, label: folder.name, time, scanned: 0, truncated: false, total: 0, findings: [], error: `The audit could not run: ${errorText(error)}` };
+      summary = { root: key, label: folder.name, time, scanned: 0, truncated: false, total: 0, findings: [], error: vscode.l10n.t('The audit could not run: {0}', errorText(error)) };
     }
     this.summaries.set(key, summary);
     return summary;
@@ -184,21 +184,32 @@ export class WorkspaceAuditor implements vscode.Disposable {
 
   private announce(written: readonly AuditSummary[], cancelled: boolean): void {
     if (written.length === 0) {
-      if (cancelled) void vscode.window.showInformationMessage('Audit cancelled: the last results stay in the Problems panel.');
+      if (cancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Audit cancelled: the last results stay in the Problems panel.'));
       return;
     }
     const parts = written.map((summary) => {
-      if (summary.error !== null) return `${summary.label}: ${summary.error}`;
-      const found = summary.total === 0 ? 'nothing found' : `${summary.total} finding${summary.total === 1 ? '' : 's'}`;
-      const cut = summary.truncated ? ` (stopped after ${summary.scanned.toLocaleString()} entries)` : ` in ${summary.scanned.toLocaleString()} entries`;
-      return `${summary.label}: ${found}${cut}`;
+      if (summary.error !== null) return vscode.l10n.t('{0}: {1}', summary.label, summary.error);
+      const scanned = summary.scanned.toLocaleString();
+      // Whole sentences, one per case, so a translation never has to assemble English fragments.
+      if (summary.truncated) {
+        if (summary.total === 0) return vscode.l10n.t('{0}: nothing found (stopped after {1} entries)', summary.label, scanned);
+        if (summary.total === 1) return vscode.l10n.t('{0}: 1 finding (stopped after {1} entries)', summary.label, scanned);
+        return vscode.l10n.t('{0}: {1} findings (stopped after {2} entries)', summary.label, summary.total, scanned);
+      }
+      if (summary.total === 0) return vscode.l10n.t('{0}: nothing found in {1} entries', summary.label, scanned);
+      if (summary.total === 1) return vscode.l10n.t('{0}: 1 finding in {1} entries', summary.label, scanned);
+      return vscode.l10n.t('{0}: {1} findings in {2} entries', summary.label, summary.total, scanned);
     });
-    const text = `Boundary audit${cancelled ? ' (cancelled before the end)' : ''}: ${parts.join('; ')}.`;
+    const text = cancelled
+      ? vscode.l10n.t('Boundary audit (cancelled before the end): {0}.', parts.join('; '))
+      : vscode.l10n.t('Boundary audit: {0}.', parts.join('; '));
+    const showProblems = vscode.l10n.t('Show Problems');
+    const openInspector = vscode.l10n.t('Open Inspector');
     const anything = written.some((summary) => summary.total > 0);
-    const actions = anything ? ['Show Problems', 'Open Inspector'] : [];
+    const actions = anything ? [showProblems, openInspector] : [];
     void vscode.window.showInformationMessage(text, ...actions).then((action) => {
-      if (action === 'Show Problems') void vscode.commands.executeCommand('workbench.actions.view.problems');
-      else if (action === 'Open Inspector') this.openInspector();
+      if (action === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
+      else if (action === openInspector) this.openInspector();
     });
   }
 

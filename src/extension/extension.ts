@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ExtensionMessage, PanelState } from '../shared/messages.js';
 import type { WorkspaceAuditor } from './audit.js';
 import { AUDIT_COMMAND, VIEW_TYPE } from './ids.js';
-import { ServerProvider, PROVIDER_ID, refusalLogPath } from './mcpProvider.js';
+import { grantNoteText, ServerProvider, PROVIDER_ID, refusalLogPath } from './mcpProvider.js';
 import type { PanelContext } from './panel.js';
 import { readSettings } from './settings.js';
 
@@ -43,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     extensionUri: context.extensionUri,
     logPath: provider.refusalLog,
     roots: () => provider.launch().roots,
-    grantNote: () => provider.launch().note,
+    grantNote: () => grantNoteText(provider.launch().notes),
     settings: () => readSettings().policy,
     audits: () => ({ audits: auditor?.audits ?? [], running: auditor?.isRunning ?? false }),
     // The panel shows the results itself: no notification to point at them.
@@ -53,13 +53,17 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
 
   context.subscriptions.push(
     vscode.commands.registerCommand('boundaryInspector.openInspector', () => showPanel()),
-    vscode.commands.registerCommand('boundaryInspector.inspectPath', async () => {
-      const input = await vscode.window.showInputBox({
-        title: 'Inspect Path',
-        prompt: 'A URI or path to trace against the workspace',
-        placeHolder: 'file:///path/to/file, src/index.ts, C:\\path, \\\\host\\share',
-        ignoreFocusOut: true,
-      });
+    // An input given with the command (the walkthrough's link) is traced as it is; otherwise ask.
+    vscode.commands.registerCommand('boundaryInspector.inspectPath', async (given?: unknown) => {
+      const input =
+        typeof given === 'string'
+          ? given
+          : await vscode.window.showInputBox({
+              title: vscode.l10n.t('Inspect Path'),
+              prompt: vscode.l10n.t('A URI or path to trace against the workspace'),
+              placeHolder: vscode.l10n.t('file:///path/to/file, src/index.ts, C:\\path, \\\\host\\share'),
+              ignoreFocusOut: true,
+            });
       if (input === undefined) return;
       await showPanel({ type: 'inspect', input, root: null });
     }),

@@ -10,12 +10,19 @@ export interface Folder {
   readonly fsPath: string;
 }
 
+/** Why something (or everything) is not granted: data here, worded where `vscode.l10n` is at hand (mcpProvider.ts). */
+export type GrantNote =
+  | { readonly kind: 'untrusted' }
+  | { readonly kind: 'no-folder' }
+  | { readonly kind: 'not-local'; readonly folders: readonly string[] }
+  | { readonly kind: 'case-simulated' };
+
 export interface ServerLaunch {
   /** Arguments after the server script; empty when nothing is granted. */
   readonly args: readonly string[];
   readonly roots: readonly RootChoice[];
-  /** Why something (or everything) is not granted, for the panel; null when every folder is. */
-  readonly note: string | null;
+  /** For the panel; empty when every folder is granted. */
+  readonly notes: readonly GrantNote[];
   /** Changes whenever the arguments change, so the editor restarts the server. */
   readonly version: string;
 }
@@ -34,7 +41,7 @@ export function serverLaunch(folders: readonly Folder[], trusted: boolean, setti
     return {
       args: [],
       roots: folders.map((folder) => ({ label: folder.name, uri: folder.uri, rights: 'none' })),
-      note: 'This workspace is not trusted, so no folder is granted to the agent. Trust the workspace (Workspaces: Manage Workspace Trust) to grant its folders.',
+      notes: [{ kind: 'untrusted' }],
       version: 'untrusted',
     };
   }
@@ -51,9 +58,9 @@ export function serverLaunch(folders: readonly Folder[], trusted: boolean, setti
     args.push(readOnly ? '--read-only-workspace' : '--workspace', folder.uri);
     roots.push({ label: folder.name, uri: folder.uri, rights: readOnly ? 'read' : 'read-write' });
   }
-  const notes: string[] = [];
-  if (folders.length === 0) notes.push('No folder is open, so nothing is granted to the agent.');
-  if (skipped.length > 0) notes.push(`Not granted (not on this machine's filesystem): ${skipped.join(', ')}.`);
+  const notes: GrantNote[] = [];
+  if (folders.length === 0) notes.push({ kind: 'no-folder' });
+  if (skipped.length > 0) notes.push({ kind: 'not-local', folders: skipped });
   if (args.length > 0) {
     const { policy } = settings;
     if (policy.localhost === 'allow') args.push('--allow-localhost');
@@ -61,9 +68,9 @@ export function serverLaunch(folders: readonly Folder[], trusted: boolean, setti
     // Folding case is for the inspector to simulate: the server probes the filesystem, and
     // refuses to start when told to fold case where the filesystem does not.
     args.push('--case', policy.case === 'insensitive' ? 'auto' : policy.case, '--symlinks', policy.symlinks);
-    if (policy.case === 'insensitive') notes.push('The case setting "insensitive" is simulated in the inspector only; the agent\'s server asks the filesystem (auto).');
+    if (policy.case === 'insensitive') notes.push({ kind: 'case-simulated' });
     if (refusalLog !== null) args.push('--refusal-log', refusalLog, '--refusal-log-size', String(settings.refusalLogSize));
   }
   const version = createHash('sha256').update(JSON.stringify(args)).digest('hex').slice(0, 12);
-  return { args, roots, note: notes.length > 0 ? notes.join(' ') : null, version };
+  return { args, roots, notes, version };
 }

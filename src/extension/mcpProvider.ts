@@ -1,9 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { serverLaunch, type Folder, type ServerLaunch } from './grants.js';
+import { assertNever } from '../shared/messages.js';
+import { serverLaunch, type Folder, type GrantNote, type ServerLaunch } from './grants.js';
 import { readSettings, SECTION } from './settings.js';
 
 export const PROVIDER_ID = 'boundaryInspector.server';
+// Not translated: the editor names the agent's tools after it (mcp_<label>_<tool>).
 export const SERVER_LABEL = 'Boundary Inspector';
 
 export function currentFolders(): Folder[] {
@@ -59,6 +61,27 @@ export class ServerProvider implements vscode.McpServerDefinitionProvider<vscode
   dispose(): void {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
+}
+
+/** The panel's note on what is not granted, in the display language; null when every folder is granted. */
+export function grantNoteText(notes: readonly GrantNote[]): string | null {
+  if (notes.length === 0) return null;
+  return notes
+    .map((note) => {
+      switch (note.kind) {
+        case 'untrusted':
+          return vscode.l10n.t('This workspace is not trusted, so no folder is granted to the agent. Trust the workspace (Workspaces: Manage Workspace Trust) to grant its folders.');
+        case 'no-folder':
+          return vscode.l10n.t('No folder is open, so nothing is granted to the agent.');
+        case 'not-local':
+          return vscode.l10n.t("Not granted (not on this machine's filesystem): {0}.", note.folders.join(', '));
+        case 'case-simulated':
+          return vscode.l10n.t('The case setting "insensitive" is simulated in the inspector only; the agent\'s server asks the filesystem (auto).');
+        default:
+          return assertNever(note);
+      }
+    })
+    .join(' ');
 }
 
 /** In the workspace's storage (the global one with no folder open), so the history outlives a reload. */

@@ -21,7 +21,8 @@ export interface PanelContext {
   runAudit(): void;
 }
 
-function escapeAttribute(text: string): string {
+/** For text and attribute values alike: a translated string may hold any of these. */
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
@@ -37,7 +38,7 @@ export class InspectorPanel {
     if (InspectorPanel.current) {
       InspectorPanel.current.panel.reveal(vscode.ViewColumn.Active);
     } else {
-      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, 'Boundary Inspector', vscode.ViewColumn.Active, InspectorPanel.options(context));
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Boundary Inspector'), vscode.ViewColumn.Active, InspectorPanel.options(context));
       InspectorPanel.current = new InspectorPanel(panel, context, null);
     }
     if (first) InspectorPanel.current.post(first);
@@ -168,69 +169,70 @@ export class InspectorPanel {
       `img-src ${webview.cspSource}`,
       `script-src 'nonce-${nonce}'`,
     ].join('; ');
-    const option = (value: string, label = value) => `<option value="${escapeAttribute(value)}">${label}</option>`;
+    const option = (value: string) => `<option value="${escapeHtml(value)}">${escapeHtml(value)}</option>`;
+    // The page's own labels go through l10n; what the script (webview/) writes stays English.
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeAttribute(asset('main.css'))}">
-<title>Boundary Inspector</title>
+<link rel="stylesheet" href="${escapeHtml(asset('main.css'))}">
+<title>${escapeHtml(vscode.l10n.t('Boundary Inspector'))}</title>
 </head>
 <body>
 <main>
   <p id="bi-grant-note" class="grant-note" role="note" hidden></p>
   <form id="bi-form" class="form" autocomplete="off">
-    <label for="bi-input">URI or path</label>
-    <input id="bi-input" type="text" spellcheck="false" placeholder="file:///path/to/file, a relative path, C:\\path or \\\\host\\share">
-    <label for="bi-root">Root</label>
+    <label for="bi-input">${escapeHtml(vscode.l10n.t('URI or path'))}</label>
+    <input id="bi-input" type="text" spellcheck="false" placeholder="${escapeHtml(vscode.l10n.t('file:///path/to/file, a relative path, C:\\path or \\\\host\\share'))}">
+    <label for="bi-root">${escapeHtml(vscode.l10n.t('Root'))}</label>
     <div class="root">
       <select id="bi-root"></select>
-      <input id="bi-root-custom" type="text" spellcheck="false" placeholder="any root URI or path" aria-label="Custom root" hidden>
+      <input id="bi-root-custom" type="text" spellcheck="false" placeholder="${escapeHtml(vscode.l10n.t('any root URI or path'))}" aria-label="${escapeHtml(vscode.l10n.t('Custom root'))}" hidden>
     </div>
-    <label for="bi-tool">As seen by</label>
+    <label for="bi-tool">${escapeHtml(vscode.l10n.t('As seen by'))}</label>
     <select id="bi-tool">${TOOL_NAMES.map((name) => option(name)).join('')}</select>
-    <label for="bi-platform">Platform</label>
+    <label for="bi-platform">${escapeHtml(vscode.l10n.t('Platform'))}</label>
     <select id="bi-platform">${option('linux')}${option('darwin')}${option('win32')}</select>
-    <label for="bi-case">Case</label>
+    <label for="bi-case">${escapeHtml(vscode.l10n.t('Case'))}</label>
     <select id="bi-case">${option('auto')}${option('sensitive')}${option('insensitive')}</select>
-    <label for="bi-symlinks">Symlinks</label>
+    <label for="bi-symlinks">${escapeHtml(vscode.l10n.t('Symlinks'))}</label>
     <select id="bi-symlinks">${option('contain')}${option('refuse')}</select>
     <span></span>
     <div class="checks">
-      <label><input id="bi-localhost" type="checkbox"> Allow localhost</label>
-      <label><input id="bi-unc" type="checkbox"> Allow UNC</label>
+      <label><input id="bi-localhost" type="checkbox"> ${escapeHtml(vscode.l10n.t('Allow localhost'))}</label>
+      <label><input id="bi-unc" type="checkbox"> ${escapeHtml(vscode.l10n.t('Allow UNC'))}</label>
     </div>
   </form>
   <section id="bi-verdict" class="verdict" role="status" aria-live="polite"></section>
   <section id="bi-near" class="near" aria-labelledby="bi-near-title" hidden>
-    <h2 id="bi-near-title">Did you mean…</h2>
+    <h2 id="bi-near-title">${escapeHtml(vscode.l10n.t('Did you mean…'))}</h2>
     <ul id="bi-near-list"></ul>
   </section>
   <table id="bi-stages" class="stages">
-    <caption class="visually-hidden">Stages of the decision</caption>
-    <thead><tr><th scope="col">Stage</th><th scope="col">Status</th><th scope="col">Input</th><th scope="col">Output</th><th scope="col">Rule</th><th scope="col">Note</th></tr></thead>
+    <caption class="visually-hidden">${escapeHtml(vscode.l10n.t('Stages of the decision'))}</caption>
+    <thead><tr><th scope="col">${escapeHtml(vscode.l10n.t('Stage'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Status'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Input'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Output'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Rule'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Note'))}</th></tr></thead>
     <tbody></tbody>
   </table>
   <section id="bi-bytes" class="bytes" hidden></section>
-  <div class="actions"><button id="bi-copy" type="button"><span class="codicon codicon-copy" aria-hidden="true"></span> Copy as test case</button><span id="bi-copy-status" role="status"></span></div>
+  <div class="actions"><button id="bi-copy" type="button"><span class="codicon codicon-copy" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Copy as test case'))}</button><span id="bi-copy-status" role="status"></span></div>
   <section class="refusals" aria-labelledby="bi-refusals-title">
-    <h2 id="bi-refusals-title">Recent refusals</h2>
+    <h2 id="bi-refusals-title">${escapeHtml(vscode.l10n.t('Recent refusals'))}</h2>
     <p id="bi-log-path" class="log-path"></p>
     <ol id="bi-refusals"></ol>
   </section>
   <section class="audit" aria-labelledby="bi-audit-title">
-    <h2 id="bi-audit-title">Workspace audit</h2>
-    <div class="actions audit-actions"><button id="bi-audit-run" type="button"><span class="codicon codicon-checklist" aria-hidden="true"></span> Audit workspace boundaries</button><span id="bi-audit-status" role="status"></span></div>
+    <h2 id="bi-audit-title">${escapeHtml(vscode.l10n.t('Workspace audit'))}</h2>
+    <div class="actions audit-actions"><button id="bi-audit-run" type="button"><span class="codicon codicon-checklist" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Audit workspace boundaries'))}</button><span id="bi-audit-status" role="status"></span></div>
     <div id="bi-audits"></div>
   </section>
   <section class="layers" aria-labelledby="bi-layers-title">
-    <h2 id="bi-layers-title">Protection on this host</h2>
+    <h2 id="bi-layers-title">${escapeHtml(vscode.l10n.t('Protection on this host'))}</h2>
     <ul id="bi-layers"></ul>
   </section>
 </main>
-<script nonce="${nonce}" src="${escapeAttribute(asset('main.js'))}"></script>
+<script nonce="${nonce}" src="${escapeHtml(asset('main.js'))}"></script>
 </body>
 </html>`;
   }

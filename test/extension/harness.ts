@@ -6,8 +6,10 @@
  *   2. the VS Code server, and the workbench URL with the extension and the suite
  *      (extensionTestsPath) in its payload;
  *   3. Chromium opens the workbench: the extension host starts and runs the suite;
- *   4. the suite's last test opens the inspector and writes control/ui-ready.json; the harness
- *      then drives the webview (uiChecks.ts) and writes control/ui-done.json, and the suite ends;
+ *   4. the suite's UI test opens the inspector and writes control/ui-ready.json; the harness
+ *      then drives the webview (uiChecks.ts) and writes control/ui-done.json; the walkthrough test
+ *      then opens the walkthrough and the same exchange (walkthrough-ready/-done.json) checks its
+ *      page, and the suite ends;
  *   5. codeAutomationExit gives the suite's exit code, control/suite-results.json each test's outcome,
  *      control/activation.json VS Code's measure of the extension's activation.
  *
@@ -21,7 +23,7 @@ import { buildExtensionTests, SUITE_INDEX } from '../../scripts/build-tests';
 import { createDemoWorkspace, type DemoWorkspace } from '../../scripts/demo-workspace';
 import { CACHE, ensureEnvironment, openWorkbench, REPO, startVsCode, type Log, type VsCode, type Workbench } from '../../scripts/vscode-env';
 import type { ActivationTimes } from './suite/helpers';
-import { runUiChecks, type CheckResult } from './uiChecks';
+import { runUiChecks, runWalkthroughChecks, type CheckResult, type WalkthroughReady } from './uiChecks';
 
 export interface SuiteResult {
   readonly title: string;
@@ -37,6 +39,8 @@ export interface HarnessResult {
   readonly suite: readonly SuiteResult[];
   /** Null when the UI checks never started (the suite did not reach its UI test). */
   readonly ui: readonly CheckResult[] | null;
+  /** Null when the walkthrough checks never started (the suite did not reach its walkthrough test). */
+  readonly walkthrough: readonly CheckResult[] | null;
   /** VS Code's measure of the activation (the suite's Activation test); null when it did not run. */
   readonly activation: ActivationTimes | null;
   readonly runDir: string | null;
@@ -139,6 +143,7 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
   let exitCode: number | null = null;
   let suite: SuiteResult[] = [];
   let ui: CheckResult[] | null = null;
+  let walkthrough: CheckResult[] | null = null;
   let activation: ActivationTimes | null = null;
   let error: string | null = null;
   const started = Date.now();
@@ -203,6 +208,17 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
       log('the suite never asked for the UI checks');
     }
 
+    const walkthroughReady = path.join(control, 'walkthrough-ready.json');
+    const walkthroughStarted = await Promise.race([waitForFile(walkthroughReady, workbench.exit, deadline), timeout.then(() => false)]);
+    if (walkthroughStarted) {
+      const ready = JSON.parse(readFileSync(walkthroughReady, 'utf8')) as WalkthroughReady;
+      walkthrough = await timed(timings, 'walkthrough checks', () => runWalkthroughChecks(workbench!.page, ready, { log, screenshotDir: path.join(CACHE, 'screenshots') }));
+      const failures = walkthrough.filter((check) => !check.ok).map((check) => check.name);
+      writeFileSync(path.join(control, 'walkthrough-done.json'), JSON.stringify({ ok: failures.length === 0, failures }));
+    } else if (options.grep === undefined) {
+      log('the suite never asked for the walkthrough checks');
+    }
+
     const outcome = await Promise.race([workbench.exit, timeout, serverGone]);
     timings['suite'] = Date.now() - suiteStarted;
     if (typeof outcome === 'number') exitCode = outcome;
@@ -221,7 +237,7 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
     });
     timings['total'] = Date.now() - started;
   }
-  return { timings, exitCode, suite, ui, activation, runDir: vscode?.runDir ?? null, serverLog: vscode?.serverLog ?? null, hostLog, error };
+  return { timings, exitCode, suite, ui, walkthrough, activation, runDir: vscode?.runDir ?? null, serverLog: vscode?.serverLog ?? null, hostLog, error };
 }
 
 if (require.main === module) {
@@ -232,7 +248,8 @@ if (require.main === module) {
     (result) => {
       const { hostLog, ...rest } = result;
       console.log(JSON.stringify({ ...rest, hostLogLines: hostLog.length }, null, 2));
-      const ok = result.error === null && result.exitCode === 0 && result.ui !== null && result.ui.every((check) => check.ok);
+      const checks = [result.ui, result.walkthrough];
+      const ok = result.error === null && result.exitCode === 0 && checks.every((list) => list !== null && list.every((check) => check.ok));
       process.exit(ok ? 0 : 1);
     },
     (error: unknown) => {

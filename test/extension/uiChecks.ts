@@ -3,7 +3,7 @@
  * A webview is two nested same-origin iframes; the panel's own elements live in the inner one,
  * found here as the frame holding #bi-input. Element ids are fixed in src/extension/panel.ts.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
@@ -431,6 +431,115 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       copyFileSync(panel, path.join(REPO, 'media', 'screenshot.png'));
       log('ui: copied to media/screenshot.png');
     }
+  });
+
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The walkthrough (contributes.walkthroughs), opened by the suite with workbench.action.openWalkthrough.
+// Its page is the workbench's own (not a webview): steps are `button.getting-started-step` with
+// `data-step-id` `<extension>#<walkthrough>#<step>`, titles `h3.step-title`, a step's done box
+// `[data-done-step-id]` with aria-checked, a button link `.button-container .monaco-button`. Each
+// step's markdown page is shown beside it in a webview.
+
+export interface WalkthroughReady {
+  /** `<publisher>.<name>#<walkthrough id>`. */
+  readonly walkthrough: string;
+  /** The page's tab, as the editor labels it. */
+  readonly tabLabel: string;
+}
+
+interface ManifestStep {
+  readonly id: string;
+  readonly title: string;
+  readonly media: { readonly markdown?: string };
+}
+
+/** The walkthrough as the manifest declares it, with its English strings from package.nls.json. */
+function declaredWalkthrough(id: string): { title: string; steps: ManifestStep[] } {
+  const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+  const nls = JSON.parse(readFileSync(path.join(REPO, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  const english = (text: string) => nls[/^%(.+)%$/.exec(text)?.[1] ?? ''] ?? text;
+  const walkthrough = (manifest.contributes.walkthroughs as { id: string; title: string; steps: ManifestStep[] }[]).find((candidate) => candidate.id === id);
+  if (walkthrough === undefined) throw new Error(`no walkthrough ${id} in package.json`);
+  return { title: english(walkthrough.title), steps: walkthrough.steps.map((step) => ({ ...step, title: english(step.title) })) };
+}
+
+/** The frame whose page has this first heading: a step's markdown, rendered beside it. */
+async function findFrameWithHeading(page: Page, heading: string, timeout = 20_000): Promise<Frame> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        const text = await frame.evaluate("document.querySelector('h1')?.textContent ?? null");
+        if (typeof text === 'string' && text.trim() === heading) return frame;
+      } catch {
+        // a frame that navigated or went away meanwhile
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no frame shows the heading ${JSON.stringify(heading)}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, options: Pick<UiOptions, 'log' | 'screenshotDir'>): Promise<CheckResult[]> {
+  const { log } = options;
+  const results: CheckResult[] = [];
+  const check = async (name: string, body: () => Promise<void>) => {
+    const started = Date.now();
+    try {
+      await body();
+      results.push({ name, ok: true, duration: Date.now() - started, error: null });
+      log(`ui: ok   walkthrough: ${name}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      results.push({ name, ok: false, duration: Date.now() - started, error: message });
+      log(`ui: FAIL walkthrough: ${name}: ${message.split('\n')[0]}`);
+    }
+  };
+  const declared = declaredWalkthrough(ready.walkthrough.slice(ready.walkthrough.indexOf('#') + 1));
+  const stepSelector = (step: string) => `button.getting-started-step[data-step-id="${ready.walkthrough}#${step}"]`;
+  const doneBox = (step: string) => page.locator(`[data-done-step-id="${ready.walkthrough}#${step}"]`);
+
+  await check('the page opens with the walkthrough title and every step title visible', async () => {
+    const title = page.locator(`h2.category-title[x-category-title-for="${ready.walkthrough}"]`);
+    await title.waitFor({ state: 'visible', timeout: 20_000 });
+    if ((await title.textContent())?.trim() !== declared.title) throw new Error(`the page's title is ${JSON.stringify(await title.textContent())}, not ${JSON.stringify(declared.title)}`);
+    for (const step of declared.steps) {
+      const heading = page.locator(`${stepSelector(step.id)} h3.step-title`);
+      await heading.waitFor({ state: 'visible', timeout: 5_000 });
+      const shown = (await heading.textContent())?.trim();
+      if (shown !== step.title) throw new Error(`step ${step.id} is titled ${JSON.stringify(shown)}, not ${JSON.stringify(step.title)}`);
+    }
+  });
+
+  await check("a step's markdown page is shown beside it", async () => {
+    const step = declared.steps[0]!;
+    if (step.media.markdown === undefined) throw new Error(`step ${step.id} has no markdown page`);
+    await page.locator(stepSelector(step.id)).click();
+    const heading = /^# (.+)$/m.exec(readFileSync(path.join(REPO, step.media.markdown), 'utf8'))?.[1];
+    if (heading === undefined) throw new Error(`${step.media.markdown} has no heading`);
+    await findFrameWithHeading(page, heading);
+    mkdirSync(options.screenshotDir, { recursive: true });
+    await page.screenshot({ path: path.join(options.screenshotDir, 'walkthrough.png') });
+  });
+
+  await check('"Trace a refused path": its button traces src/../../secret.txt in the inspector, outside at containment, and the step is done', async () => {
+    const input = 'src/../../secret.txt';
+    await page.locator(stepSelector('traceRefusedPath')).click();
+    // Start from not done, so that it is the button that marks it.
+    if ((await doneBox('traceRefusedPath').getAttribute('aria-checked')) === 'true') await doneBox('traceRefusedPath').click();
+    await page.waitForFunction(`document.querySelector('[data-done-step-id="${ready.walkthrough}#traceRefusedPath"]')?.getAttribute('aria-checked') === 'false'`, undefined, { timeout: 5_000 });
+    const button = page.locator(`${stepSelector('traceRefusedPath')} .button-container .monaco-button`);
+    await button.waitFor({ state: 'visible', timeout: 5_000 });
+    await button.click();
+    const frame = await findPanelFrame(page, 20_000);
+    await waitForPanel(frame, `the inspector did not trace ${input} as outside at containment`, (state) =>
+      state.rows['parse']?.input === input && state.deciding?.stage === 'containment' && state.deciding.status === 'refuse' && state.verdictClass.split(/\s+/).includes('verdict-outside'), 20_000);
+    // The inspector took the walkthrough's place in the editor: show the page again to read the step.
+    await page.locator('.tabs-container .tab', { hasText: ready.tabLabel }).first().click();
+    await page.waitForFunction(`document.querySelector('[data-done-step-id="${ready.walkthrough}#traceRefusedPath"]')?.getAttribute('aria-checked') === 'true'`, undefined, { timeout: 10_000 });
   });
 
   return results;

@@ -1,8 +1,8 @@
 /**
  * The extension in a real VS Code, from `npm test`: installs what is missing (first run: Node 24,
  * code-server, Chromium, into .vscode-test/), builds, runs the extension-host suite
- * (test/extension/suite) and the inspector's UI checks (uiChecks.ts) in one VS Code, and reports
- * each as its own test. VS Code's process group is always stopped, on failure and timeout too.
+ * (test/extension/suite) and the UI checks of the inspector and the walkthrough (uiChecks.ts) in
+ * one VS Code, and reports each as its own test. VS Code's process group is always stopped, on failure and timeout too.
  * VS Code's measure of the extension's activation is printed and kept in .vscode-test/activation.json
  * (bench/perf/run.ts shows it against its goal; no time is asserted here).
  *
@@ -43,7 +43,7 @@ test('VS Code: the extension in code-server with headless Chromium', { timeout: 
   const { timings } = result;
   t.diagnostic(
     `timings: environment ${seconds(timings['environment'])}, build ${seconds(timings['build'])}, server start ${seconds(timings['server start'])}, ` +
-      `suite ${seconds(timings['suite'])} (UI checks ${seconds(timings['ui checks'])}), stop ${seconds(timings['stop'])}, total ${seconds(timings['total'])}`,
+      `suite ${seconds(timings['suite'])} (UI checks ${seconds(timings['ui checks'])}, walkthrough checks ${seconds(timings['walkthrough checks'])}), stop ${seconds(timings['stop'])}, total ${seconds(timings['total'])}`,
   );
   const { activation } = result;
   if (activation !== null) {
@@ -71,6 +71,16 @@ test('VS Code: the extension in code-server with headless Chromium', { timeout: 
   } else {
     for (const check of result.ui) {
       await t.test(`inspector UI: ${check.name}`, () => {
+        if (!check.ok) assert.fail(`${check.error ?? 'failed'}\n${context(result)}`);
+      });
+    }
+  }
+
+  if (result.walkthrough === null) {
+    await t.test('walkthrough UI checks', () => assert.fail(`the walkthrough checks never ran: the suite did not reach its walkthrough test\n${context(result)}`));
+  } else {
+    for (const check of result.walkthrough) {
+      await t.test(`walkthrough UI: ${check.name}`, () => {
         if (!check.ok) assert.fail(`${check.error ?? 'failed'}\n${context(result)}`);
       });
     }

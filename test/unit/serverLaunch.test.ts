@@ -23,7 +23,7 @@ test('each trusted file: folder is one explicit --workspace, its URI exactly as 
   const launch = serverLaunch([app, docs], true, settings, '/logs/refusals.jsonl');
   assert.deepEqual(workspaces(launch.args), [['--workspace', app.uri], ['--workspace', docs.uri]]);
   assert.deepEqual(launch.args.slice(-4), ['--refusal-log', '/logs/refusals.jsonl', '--refusal-log-size', '4096']);
-  assert.equal(launch.note, null);
+  assert.deepEqual(launch.notes, []);
 });
 
 test('readOnlyFolders matches a folder by name, path or URI', () => {
@@ -37,14 +37,20 @@ test('readOnlyFolders matches a folder by name, path or URI', () => {
 test('an untrusted workspace grants nothing and says why', () => {
   const launch = serverLaunch([app, docs], false, settings, '/logs/refusals.jsonl');
   assert.deepEqual(launch.args, []);
-  assert.match(launch.note!, /not trusted/);
+  assert.deepEqual(launch.notes, [{ kind: 'untrusted' }]);
   assert.deepEqual(launch.roots.map((root) => root.rights), ['none', 'none']);
+});
+
+test('no folder open: nothing granted, and the note says so', () => {
+  const launch = serverLaunch([], true, settings, null);
+  assert.deepEqual(launch.args, []);
+  assert.deepEqual(launch.notes, [{ kind: 'no-folder' }]);
 });
 
 test('a folder on another filesystem scheme is not granted, and the note names it', () => {
   const launch = serverLaunch([docs, remote], true, settings, null);
   assert.deepEqual(workspaces(launch.args), [['--workspace', docs.uri]]);
-  assert.match(launch.note!, /remote/);
+  assert.deepEqual(launch.notes, [{ kind: 'not-local', folders: ['remote'] }]);
 });
 
 test('the policy settings become server flags', () => {
@@ -59,7 +65,7 @@ test('case "insensitive" is the inspector\'s to simulate: the server is told aut
   const policy = { ...settings.policy, case: 'insensitive' } as const;
   const launch = serverLaunch([docs], true, { ...settings, policy }, null);
   assert.equal(launch.args[launch.args.indexOf('--case') + 1], 'auto');
-  assert.match(launch.note!, /simulated in the inspector only/);
+  assert.deepEqual(launch.notes, [{ kind: 'case-simulated' }]);
 });
 
 test('the version changes exactly when the arguments change', () => {

@@ -1,5 +1,5 @@
 /** What the extension-host tests share: the demo workspace, the MCP tools, the harness's control folder. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RefusalEntry } from '../../../src/shared/messages';
@@ -46,6 +46,20 @@ export function controlDir(): string | null {
     if (existsSync(path.join(beside, 'harness.json'))) return beside;
   }
   return null;
+}
+
+/**
+ * Hands the workbench to the harness for one round of checks from outside (uiChecks.ts): writes
+ * `<control>/<name>-ready.json` with `info`, and waits for `<name>-done.json`. The extension host
+ * must stay up meanwhile: the pages being checked talk to it.
+ */
+export async function handOver(name: string, info: Record<string, unknown> = {}, timeout = 280_000): Promise<{ ok: boolean; failures?: string[] }> {
+  const control = controlDir();
+  if (control === null) throw new Error('no control folder: nothing drives the workbench');
+  writeFileSync(path.join(control, `${name}-ready.json`), JSON.stringify({ time: new Date().toISOString(), ...info }));
+  const done = path.join(control, `${name}-done.json`);
+  await waitFor(() => (existsSync(done) ? true : undefined), `the harness never finished its ${name} checks`, timeout, 500);
+  return JSON.parse(readFileSync(done, 'utf8')) as { ok: boolean; failures?: string[] };
 }
 
 /** What the harness tells the suite (written before the browser opens the workbench). */

@@ -34,7 +34,8 @@ export function run(): Promise<void> {
   // BI_TEST_GREP (from the harness's extension environment) runs only the tests whose full title matches.
   const grep = process.env['BI_TEST_GREP'];
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec', ...(grep ? { grep } : {}) });
-  // The files run in name order: activation, audit, extension, mcp, ui (the UI checks want the MCP refusal logged and the audit run).
+  // The files run in name order: activation, audit, extension, mcp, ui, walkthrough (the UI checks want the MCP refusal logged
+  // and the audit run; the walkthrough's come after them, with the inspector closed).
   const files = readdirSync(__dirname)
     .filter((name) => name.endsWith('.test.js'))
     .sort();

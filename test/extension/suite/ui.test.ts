@@ -6,25 +6,19 @@
  * (control/ui-done.json): the extension host must stay up meanwhile, since the panel talks to it,
  * and it stops as soon as run() settles. Skipped when nothing drives the UI (runDesktop.ts).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { controlDir, harnessInfo, waitFor } from './helpers';
+import { handOver, harnessInfo } from './helpers';
 
 suite('Inspector UI (driven by the harness)', function () {
   this.timeout(300_000);
 
   test('the harness checks the panel', async function () {
-    const control = controlDir();
-    if (control === null || harnessInfo()?.drivesUi !== true) this.skip();
+    if (harnessInfo()?.drivesUi !== true) this.skip();
     for (const command of ['workbench.action.closeAllEditors', 'workbench.action.closeSidebar', 'workbench.action.closePanel', 'workbench.action.closeAuxiliaryBar', 'notifications.clearAll']) {
       await vscode.commands.executeCommand(command).then(undefined, () => undefined);
     }
     await vscode.commands.executeCommand('boundaryInspector.openInspector');
-    writeFileSync(path.join(control!, 'ui-ready.json'), JSON.stringify({ time: new Date().toISOString() }));
-    const done = path.join(control!, 'ui-done.json');
-    await waitFor(() => (existsSync(done) ? true : undefined), 'the harness never finished its UI checks', 280_000, 500);
-    const outcome = JSON.parse(readFileSync(done, 'utf8')) as { ok: boolean; failures?: string[] };
+    const outcome = await handOver('ui');
     // The harness reports each check itself; here only its completion matters.
     console.log(`[ui] harness finished: ${outcome.ok ? 'all checks passed' : `${outcome.failures?.length ?? '?'} failed`}`);
   });
