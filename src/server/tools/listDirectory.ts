@@ -2,37 +2,36 @@ import * as z from 'zod';
 import { entryTypeOf, openFolder, type EntryType } from '../anchored.js';
 import { AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { entrySchema, requireDirectory } from './entries.js';
+import { requireDirectory } from './entries.js';
 
-/** The text's groups, in this order; each lists its names one a line, sorted by name. */
-const GROUPS: readonly (readonly [EntryType, string])[] = [
-  ['directory', 'Folders'],
-  ['file', 'Files'],
-  ['symlink', 'Links (not followed)'],
-  ['other', 'Other (sockets, FIFOs, devices)'],
+/** The kinds of entry, each under its key in the structured result and its heading in the text, in this order. */
+const GROUPS: readonly (readonly [EntryType, 'directories' | 'files' | 'links' | 'other', string])[] = [
+  ['directory', 'directories', 'Folders'],
+  ['file', 'files', 'Files'],
+  ['symlink', 'links', 'Links (not followed)'],
+  ['other', 'other', 'Other (sockets, FIFOs, devices)'],
 ];
 
-/** Every entry, by kind: the structured result says each one's type, so the text does not repeat it per line. */
-function textLines(entries: readonly { name: string; type: EntryType }[]): string[] {
-  if (entries.length === 0) return ['The folder is empty.'];
-  const byType: Record<EntryType, string[]> = { directory: [], file: [], symlink: [], other: [] };
-  for (const entry of entries) byType[entry.type].push(entry.name);
+type Listing = Record<'directories' | 'files' | 'links' | 'other', string[]>;
+
+function textLines(listing: Listing): string[] {
   const lines: string[] = [];
-  for (const [type, heading] of GROUPS) {
-    const names = byType[type];
+  for (const [, key, heading] of GROUPS) {
+    const names = listing[key];
     if (names.length === 0) continue;
     lines.push(`${heading} (${names.length}):`);
     for (const name of names) lines.push(name);
   }
-  return lines;
+  return lines.length === 0 ? ['The folder is empty.'] : lines;
 }
+
+const KEY_OF: Readonly<Record<EntryType, keyof Listing>> = { directory: 'directories', file: 'files', symlink: 'links', other: 'other' };
 
 export const listDirectory = defineTool({
   name: 'list_directory',
   title: 'List a folder',
   description:
-    'Lists the entries of a folder inside the workspace, sorted by name, each with its type (file, directory, symlink or other); ' +
-    'the text lists them by kind: folders, files, links, then other entries. ' +
+    'Lists the entries of a folder inside the workspace by kind (folders, files, links, other entries), each kind sorted by name. ' +
     'Only the folder itself is listed, not its subfolders (directory_tree does that); links are listed as links, never followed. ' +
     `At most the first ${MAX_LIST_ENTRIES} entries by name are returned; truncated says when there are more. ` +
     'A link to a folder inside the workspace may be given as the path. A refused path comes back with its refusal code, stage and reason.',
@@ -40,7 +39,11 @@ export const listDirectory = defineTool({
   output: z.object({
     path: z.string().describe('The real path of the folder listed.'),
     uri: z.string().describe('The file: URI of that folder.'),
-    entries: z.array(entrySchema).describe('The entries, sorted by name.'),
+    // Names by kind, not an object per entry: half the bytes for a client to parse and a model to read.
+    directories: z.array(z.string()).describe('The names of the folders, sorted.'),
+    files: z.array(z.string()).describe('The names of the files, sorted.'),
+    links: z.array(z.string()).describe('The names of the symbolic links, sorted; listed as links, never followed.'),
+    other: z.array(z.string()).describe('The names of other entries (sockets, FIFOs, devices), sorted.'),
     truncated: z.boolean().describe(`True when the folder holds more entries than were returned (at most ${MAX_LIST_ENTRIES}, and what fits one answer).`),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -50,23 +53,25 @@ export const listDirectory = defineTool({
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
     const folder = openFolder(scope.anchor, checked.path);
-    const entries: { name: string; type: EntryType }[] = [];
+    const listing: Listing = { directories: [], files: [], links: [], other: [] };
+    let count = 0;
     const budget = new AnswerBudget();
     let truncated = false;
     try {
       for (const entry of folder.list()) {
         // Each name is in the text and in the structured list.
-        if (entries.length >= MAX_LIST_ENTRIES || !budget.take(2 * jsonLength(entry.name) + 48)) {
+        if (count >= MAX_LIST_ENTRIES || !budget.take(2 * jsonLength(entry.name) + 8)) {
           truncated = true;
           break;
         }
-        entries.push({ name: entry.name, type: entryTypeOf(entry) });
+        listing[KEY_OF[entryTypeOf(entry)]].push(entry.name);
+        count += 1;
       }
     } finally {
       folder.close();
     }
-    const lines = textLines(entries);
-    if (truncated) lines.push(`(only the first ${entries.length} entries by name are listed: search_files or directory_tree with excludePatterns narrow it down)`);
-    return ok({ path: checked.path, uri: scope.uriOf(checked.path), entries, truncated }, lines.join('\n'));
+    const lines = textLines(listing);
+    if (truncated) lines.push(`(only the first ${count} entries by name are listed: search_files or directory_tree with excludePatterns narrow it down)`);
+    return ok({ path: checked.path, uri: scope.uriOf(checked.path), ...listing, truncated }, lines.join('\n'));
   },
 });
