@@ -30,7 +30,7 @@ export function decode(parsed: Parsed, ctx: StageContext): StageOutcome<Decoded>
     );
   }
   const rule = 'percent-decode the URI path once (RFC 3986 section 2.1) as UTF-8; RFC 8089 for drive letters and hosts';
-  const input = parsed.url.pathname;
+  const input = parsed.pathname;
   const decoded = percentDecode(input);
   if (decoded === null) {
     return refused(

@@ -9,6 +9,8 @@ export type Parsed =
       readonly form: 'uri';
       readonly raw: string;
       readonly url: URL;
+      /** `url.pathname`, read once: each read of a URL's part costs a call into the parser. */
+      readonly pathname: string;
       /** The authority exactly as sent (`localhost` survives here though `new URL` empties it); null when there is none. */
       readonly rawAuthority: string | null;
     }
@@ -81,6 +83,7 @@ export function parse(raw: string, ctx: StageContext): StageOutcome<Parsed> {
       form: 'uri',
       raw,
       url,
+      pathname: url.pathname,
       rawAuthority,
     });
   }

@@ -58,12 +58,13 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
   const win32 = platform === 'win32';
 
   if (parsed.form === 'uri') {
-    const { url, rawAuthority } = parsed;
-    if (url.protocol !== 'file:') {
+    const { url, rawAuthority, pathname } = parsed;
+    const protocol = url.protocol;
+    if (protocol !== 'file:') {
       findings.push({
         code: 'ERR_SCHEME',
         reason:
-          `Only file: URIs name files on this machine, and this one is ${url.protocol}. ` +
+          `Only file: URIs name files on this machine, and this one is ${protocol}. ` +
           `Give a file: URI or a path` +
           (!/^[A-Za-z][A-Za-z0-9+.-]+:[^/]/.test(raw)
             ? ''
@@ -74,14 +75,14 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
       });
     }
     // Hosts, shares and devices are questions about file URIs; another scheme is refused as such.
-    const isFile = url.protocol === 'file:';
+    const isFile = protocol === 'file:';
     const authority = isFile ? (rawAuthority ?? '') : '';
     const isLocalhost = authority.toLowerCase() === 'localhost';
     const isUncHost = win32 && namesUncServer(authority);
     // Judged as Windows will see it: the host as written, decoded once, and the decoded names.
     const server = isUncHost ? (uncServer(authority) ?? authority) : null;
     // Decoded names matter only to Windows' rules for file URIs.
-    const segments = isFile && win32 ? url.pathname.split('/').map(lenientDecode) : [];
+    const segments = isFile && win32 ? pathname.split('/').map(lenientDecode) : [];
     const decodedPath = segments.join('/');
     const names = isFile && win32 ? uriNames(server, segments) : [];
     if (authority !== '' && !isUncHost) {
@@ -104,7 +105,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
           'A file whose name contains them must be percent-encoded: "?" as %3F, "#" as %23.',
       });
     }
-    const uncByPath = isFile && win32 && /^\/\/[^/]/.test(url.pathname) && !/^\/\/[?.](\/|$)/.test(decodedPath);
+    const uncByPath = isFile && win32 && /^\/\/[^/]/.test(pathname) && !/^\/\/[?.](\/|$)/.test(decodedPath);
     if (isUncHost || uncByPath) {
       if (policy.unc === 'allow') notes.push('UNC share allowed by policy');
       else
@@ -153,7 +154,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     if (stream !== undefined && !raw.includes('\\') && !CONTROL.test(raw)) {
       findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: streamReason(stream, 'the decoded URI') });
     }
-    const trailing = win32 ? ambiguousTrailing(names, url.pathname.endsWith('/')) : undefined;
+    const trailing = win32 ? ambiguousTrailing(names, pathname.endsWith('/')) : undefined;
     if (trailing !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: trailingReason(trailing, 'the decoded URI') });
   } else {
     const pathNames = win32 ? win32Names(raw) : [];
