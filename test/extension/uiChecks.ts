@@ -3,7 +3,8 @@
  * A webview is two nested same-origin iframes; the panel's own elements live in the inner one,
  * found here as the frame holding #bi-input. Element ids are fixed in src/extension/panel.ts.
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
@@ -20,7 +21,34 @@ export interface CheckResult {
 export interface UiOptions {
   readonly log: Log;
   readonly screenshotDir: string;
+  /** Also copy the README's pictures to media/ (screenshot.png and one per feature; see README_IMAGES). */
   readonly updateReadmeScreenshot: boolean;
+}
+
+/**
+ * The README's pictures, each taken by the check that has its feature on screen, into the
+ * screenshot folder on every run and to media/ with `harness.ts --update-screenshot`.
+ */
+export const README_IMAGES = ['screenshot.png', 'stage-changes.png', 'as-seen-by.png', 'near-miss.png', 'audit.png'] as const;
+type ReadmeImage = (typeof README_IMAGES)[number];
+
+/** The window the feature pictures are taken in; the panel crops use a taller one so that a whole region fits. */
+const SHOT_VIEWPORT = { width: 1280, height: 800 };
+const TALL_VIEWPORT = { width: 1280, height: 1560 };
+
+/**
+ * Shrinks a PNG in place with pngquant (a palette of at most 256 colours: a UI picture looks the
+ * same) and then optipng, each only when installed (Debian: apt-get install pngquant optipng).
+ */
+function optimisePng(file: string, log: Log): void {
+  const before = statSync(file).size;
+  const used: string[] = [];
+  const quant = spawnSync('pngquant', ['--force', '--skip-if-larger', '--strip', '--speed=1', '--quality=80-100', '--output', file, '--', file], { encoding: 'utf8' });
+  if (quant.error === undefined && quant.status === 0) used.push('pngquant');
+  const opti = spawnSync('optipng', ['-quiet', '-o2', '-strip', 'all', file], { encoding: 'utf8' });
+  if (opti.error === undefined && opti.status === 0) used.push('optipng');
+  const after = statSync(file).size;
+  log(`ui: ${path.relative(REPO, file)}: ${before} -> ${after} bytes${used.length > 0 ? ` (${used.join(', ')})` : ' (neither pngquant nor optipng is installed)'}`);
 }
 
 interface StageRow {
@@ -205,6 +233,51 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     }
   };
 
+  /** Keeps `file` (in the screenshot folder) as media/`name` when asked to, optimised. */
+  const publish = (file: string, name: ReadmeImage) => {
+    log(`ui: screenshot ${path.relative(REPO, file)}`);
+    if (!options.updateReadmeScreenshot) return;
+    const target = path.join(REPO, 'media', name);
+    copyFileSync(file, target);
+    optimisePng(target, log);
+  };
+  const shotFile = (name: ReadmeImage) => {
+    mkdirSync(options.screenshotDir, { recursive: true });
+    return path.join(options.screenshotDir, name);
+  };
+  /**
+   * The panel at its full width, cropped from the top of the element `from` to the bottom of `to`
+   * (selectors in the panel's frame), taken in a window tall enough for the region.
+   */
+  const panelShot = async (current: Frame, name: ReadmeImage, from: string, to: string) => {
+    await current.evaluate('document.activeElement?.blur()');
+    const viewport = page.viewportSize();
+    await page.setViewportSize(TALL_VIEWPORT);
+    try {
+      await page.waitForTimeout(800);
+      await current.evaluate(`document.querySelector(${JSON.stringify(from)})?.scrollIntoView({ block: 'start' })`);
+      await page.waitForTimeout(200);
+      const region = (await current.evaluate(`(() => {
+        const first = document.querySelector(${JSON.stringify(from)})?.getBoundingClientRect();
+        const last = document.querySelector(${JSON.stringify(to)})?.getBoundingClientRect();
+        return first && last ? { top: first.top, bottom: last.bottom } : null;
+      })()`)) as { top: number; bottom: number } | null;
+      if (region === null) throw new Error(`the panel has no ${from} or ${to} to picture`);
+      const outer = current.parentFrame() ?? current;
+      const box = await (await outer.frameElement()).boundingBox();
+      if (box === null) throw new Error('the webview has no layout box');
+      const pad = 12;
+      const top = Math.max(0, Math.floor(region.top - pad));
+      const bottom = Math.min(box.height, Math.ceil(region.bottom + pad));
+      if (bottom - top < 40) throw new Error(`the region ${from}…${to} is not on screen (${top}..${bottom} of ${box.height})`);
+      const file = shotFile(name);
+      await page.screenshot({ path: file, clip: { x: box.x, y: box.y + top, width: box.width, height: bottom - top } });
+      publish(file, name);
+    } finally {
+      if (viewport) await page.setViewportSize(viewport);
+      await page.waitForTimeout(300);
+    }
+  };
   const workspaceUri = pathToFileURL(demo.notes).href;
   const evilUri = pathToFileURL(demo.evilSecret).href;
   const verdictIs = (state: PanelSnapshot, verdict: 'inside' | 'outside' | 'refused') => state.verdictClass.split(/\s+/).includes(`verdict-${verdict}`);
@@ -276,6 +349,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     const selected = (await frame.evaluate(selectCell(cell))) as { text: string; userSelect: string } | null;
     if (selected?.text !== input) throw new Error(`selecting the parse row's input gives ${JSON.stringify(selected?.text)}, not ${JSON.stringify(input)}`);
     if (selected.userSelect === 'none') throw new Error("the stage table's text cannot be selected");
+    // The README's picture of the stage table: the parse row's marks, the quiet rows, containment deciding.
+    await panelShot(frame, 'stage-changes.png', '#bi-verdict', '#bi-stages');
   });
 
   await check('case folding: the case row marks each lower-case run it upper-cased, and nothing already upper case', async (frame) => {
@@ -318,6 +393,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
         state.tool === 'get_file_info' && state.rows['parse']?.input === 'escape' && verdictIs(state, 'inside'));
       if (!info.verdictText.includes('As seen by get_file_info: describes the entry itself')) throw new Error(`the verdict does not name the operation: ${info.verdictText}`);
       if (!info.verdictText.includes('symlink')) throw new Error(`the verdict does not say a link is there: ${info.verdictText}`);
+      // The README's picture of "As seen by": the form with get_file_info chosen, and its verdict.
+      await panelShot(frame, 'as-seen-by.png', '#bi-form', '#bi-verdict');
       await frame.selectOption('#bi-tool', 'read_text_file');
       const read = await waitForPanel(frame, 'escape as seen by read_text_file is not an escape', (state) =>
         state.tool === 'read_text_file' && state.rows['parse']?.input === 'escape' && verdictIs(state, 'outside') && state.verdictText.includes('ERR_SYMLINK_ESCAPE'));
@@ -353,6 +430,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     await traceInput(frame, 'readme.md');
     const state = await waitForPanel(frame, 'no "Did you mean" README.md for readme.md', (state) =>
       state.tool === 'read_text_file' && state.rows['parse']?.input === 'readme.md' && state.nearShown && state.near.some((miss) => miss.uri === readmeUri && miss.why === 'case'));
+    // The README's picture of "Did you mean…": the verdict on readme.md and the suggestion under it.
+    await panelShot(frame, 'near-miss.png', '#bi-verdict', '#bi-near');
     const button = frame.locator('#bi-near-list button').nth(state.near.findIndex((miss) => miss.uri === readmeUri));
     await button.focus();
     await button.press('Enter');
@@ -371,6 +450,42 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     ] as const;
     for (const [kind, entry] of expected) {
       if (!state.findings.some((finding) => finding.kind === kind && finding.path === entry)) throw new Error(`no ${kind} finding on ${entry}: ${JSON.stringify(state.findings)}`);
+    }
+    // The README's picture of the audit: the whole window, the panel's list above the Problems panel with the same findings.
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: SHOT_VIEWPORT.width, height: SHOT_VIEWPORT.height + 40 });
+    try {
+      // The status bar's problems item opens the Problems panel (by the mouse: no palette, no keybinding).
+      await page.locator('[id="status.problems"]').first().click();
+      await page.locator('.markers-panel .monaco-list-row', { hasText: 'Boundary Inspector' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      // A bottom panel tall enough for every finding (two rows each): its sash dragged up; then the
+      // focus back in the editor, so that no row is drawn focused.
+      const sash = (await page.evaluate(`(() => {
+        const panel = document.querySelector('.part.panel')?.getBoundingClientRect();
+        if (!panel) return null;
+        const near = Array.from(document.querySelectorAll('.monaco-sash.horizontal'), (sash) => sash.getBoundingClientRect())
+          .filter((box) => box.width > 100 && Math.abs(box.top + box.height / 2 - panel.top) < 6);
+        return near[0] ? { x: near[0].left + near[0].width / 2, y: near[0].top + near[0].height / 2 } : null;
+      })()`)) as { x: number; y: number } | null;
+      if (sash !== null) {
+        await page.mouse.move(sash.x, sash.y);
+        await page.mouse.down();
+        await page.mouse.move(sash.x, sash.y - 40, { steps: 8 });
+        await page.mouse.up();
+      } else log('ui: no sash found above the Problems panel');
+      await page.locator('.tabs-container .tab.active').first().click();
+      // No toast over the picture.
+      for (const close of await page.locator('.notification-toast .codicon-notifications-clear').all()) await close.click().catch(() => undefined);
+      await frame.evaluate("document.querySelector('section.audit')?.scrollIntoView({ block: 'start' })");
+      await page.waitForTimeout(500);
+      const file = shotFile('audit.png');
+      await page.screenshot({ path: file });
+      publish(file, 'audit.png');
+    } finally {
+      // Closed again for the checks after this one (a failure here must not hide the check's own).
+      await page.locator('.part.panel .codicon-panel-close').first().click({ timeout: 5_000 }).catch((error: unknown) => log(`ui: could not hide the Problems panel: ${String(error).split('\n')[0]}`));
+      if (viewport) await page.setViewportSize(viewport);
+      await page.waitForTimeout(300);
     }
     await frame.locator('#bi-audits button.finding').nth(state.findings.findIndex((finding) => finding.kind === 'link-escapes' && finding.path === demo.escapeLink)).click();
     await waitForPanel(frame, 'clicking the finding did not trace the link', (state) =>
@@ -405,32 +520,15 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     await traceInput(frame, evilUri);
     await waitForPanel(frame, 'the sibling-prefix URI was not refused', decidingOutside(evilUri));
     await frame.evaluate('document.activeElement?.blur()');
+    await frame.evaluate('window.scrollTo(0, 0)');
     mkdirSync(options.screenshotDir, { recursive: true });
     const workbench = path.join(options.screenshotDir, 'workbench.png');
-    const panel = path.join(options.screenshotDir, 'inspector.png');
     await page.waitForTimeout(300);
     await page.screenshot({ path: workbench });
-    // The panel alone, in a window tall enough for the whole stage table and the refusal list:
-    // the outer webview iframe element as the workbench lays it out.
-    const viewport = page.viewportSize();
-    await page.setViewportSize({ width: 1280, height: 1560 });
-    try {
-      await page.waitForTimeout(800);
-      const outer = frame.parentFrame() ?? frame;
-      const box = await (await outer.frameElement()).boundingBox();
-      // Down to the end of the panel's content, not the empty rest of the editor.
-      const contentBottom = Number(await frame.evaluate("Math.ceil((document.querySelector('main') ?? document.body).getBoundingClientRect().bottom)"));
-      if (box === null) throw new Error('the webview has no layout box');
-      const height = Math.min(box.height, Number.isFinite(contentBottom) && contentBottom > 0 ? contentBottom + 16 : box.height);
-      await page.screenshot({ path: panel, clip: { x: box.x, y: box.y, width: box.width, height } });
-    } finally {
-      if (viewport) await page.setViewportSize(viewport);
-    }
-    log(`ui: screenshots ${path.relative(REPO, panel)} and ${path.relative(REPO, workbench)}`);
-    if (options.updateReadmeScreenshot) {
-      copyFileSync(panel, path.join(REPO, 'media', 'screenshot.png'));
-      log('ui: copied to media/screenshot.png');
-    }
+    log(`ui: screenshot ${path.relative(REPO, workbench)}`);
+    // The panel alone, at the panel's full width in a window tall enough for it: the form, the
+    // verdict, the whole stage table and the refusal list.
+    await panelShot(frame, 'screenshot.png', '#bi-form', 'section.refusals');
   });
 
   return results;
