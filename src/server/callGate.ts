@@ -10,6 +10,7 @@ export const HEAVY_TOOLS: ReadonlySet<string> = new Set([
   'edit_file',
   'list_directory',
   'list_directory_with_sizes',
+  'audit_workspace',
 ]);
 
 /** What a waiting call needs of a cancellation: an AbortSignal, or a flag the direct path sets. */

@@ -2,11 +2,13 @@ import { McpServer, type CallToolResult, type InputRequiredResult, type ServerCo
 import * as z from 'zod';
 import { rootToPath } from '../core/index.js';
 import { ChangedError } from './anchored.js';
-import { HEAVY_TOOLS, heavyCalls, lightCalls, type CancelSignal } from './callGate.js';
+import { bindCall, type CallContext } from './callControl.js';
+import { HEAVY_TOOLS, heavyCalls, lightCalls } from './callGate.js';
 import { sameWorkspace, type Grant } from './grants.js';
 import { chooseFromRoots } from './legacyRoots.js';
 import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from './limits.js';
 import { refusalResult, serverRefusal, type ServerRefusal } from './refusal.js';
+import { RefusalNotices } from './refusalNotices.js';
 import { registerResources } from './resources.js';
 import { makeScope, toResult, workspaceUriDescription, type ServerState, type ToolDefinition } from './tool.js';
 import { listWorkspaces } from './tools/listWorkspaces.js';
@@ -105,12 +107,16 @@ async function dispatch(
   tool: ToolDefinition,
   args: Record<string, unknown>,
   ctx: ServerContext | undefined,
+  call: CallContext | undefined,
   state: ServerState,
+  notices: RefusalNotices,
 ): Promise<CallToolResult | InputRequiredResult> {
   const given = typeof args.workspaceUri === 'string' ? args.workspaceUri : null;
   const input = inputOf(args);
+  // Refusals are recorded through it, so the client hears of them too; `state` keys the caches.
+  const recording = notices.stateFor(ctx);
   const refuse = (refusal: ServerRefusal, workspaceUri: string | null) => {
-    void state.log.record(tool.name, workspaceUri, input, refusal);
+    void recording.log.record(tool.name, workspaceUri, input, refusal);
     return refusalResult(refusal, input, workspaceUri);
   };
 
@@ -127,7 +133,8 @@ async function dispatch(
     grant = authorized.grant;
   }
   const workspaceUri = given ?? grant.uri;
-  const scope = makeScope(state, grant, tool.name, workspaceUri, tool.access);
+  const scope = makeScope(recording, grant, tool.name, workspaceUri, tool.access);
+  if (call !== undefined) bindCall(scope, call);
   try {
     const outcome = await tool.run(args as never, scope);
     return outcome.kind === 'ok' ? toResult(outcome, tool.output !== null) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
@@ -140,11 +147,25 @@ async function dispatch(
 export interface ToolCall {
   readonly inputSchema: z.ZodObject;
   /** `ctx` is the SDK's request context; the direct path has none, and takes only calls that name their workspace. */
-  run(args: Record<string, unknown>, signal: CancelSignal | undefined, ctx: ServerContext | undefined): Promise<CallToolResult | InputRequiredResult>;
+  run(args: Record<string, unknown>, call: CallContext | undefined, ctx: ServerContext | undefined): Promise<CallToolResult | InputRequiredResult>;
 }
 
-/** Every tool's input schema and call, for one era: on 2025-11-25 workspaceUri is required. */
-export function toolCalls(state: ServerState, era: Era): ReadonlyMap<string, ToolCall> {
+/** The cancellation and progress sender of a call the SDK serves. */
+function callContextOf(ctx: ServerContext): CallContext {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return { signal: ctx.mcpReq.signal };
+  return {
+    signal: ctx.mcpReq.signal,
+    // Sent before the handler returns, so before its answer (the transport writes in call order).
+    sendProgress: (report) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...report } }).catch(() => undefined),
+  };
+}
+
+/**
+ * Every tool's input schema and call, for one era: on 2025-11-25 workspaceUri is required.
+ * `notices` sends the connection's refusals to its client; createServer attaches it to the server.
+ */
+export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices = new RefusalNotices(state, era)): ReadonlyMap<string, ToolCall> {
   const workspaceUri =
     era === 'legacy'
       ? z.string().describe(workspaceUriDescription)
@@ -161,11 +182,13 @@ export function toolCalls(state: ServerState, era: Era): ReadonlyMap<string, Too
     },
   });
   for (const tool of WORKSPACE_TOOLS) {
-    const gate = HEAVY_TOOLS.has(tool.name) ? heavyCalls : lightCalls;
+    // Only heavy tools run long enough to report progress or to be stopped part way.
+    const heavy = HEAVY_TOOLS.has(tool.name);
+    const gate = heavy ? heavyCalls : lightCalls;
     calls.set(tool.name, {
       inputSchema: z.object({ workspaceUri, ...tool.input }),
-      run: async (args, signal, ctx) => {
-        const result = await gate.run(() => dispatch(tool, args, ctx, state), signal);
+      run: async (args, call, ctx) => {
+        const result = await gate.run(() => dispatch(tool, args, ctx, heavy ? call : undefined, state, notices), call?.signal);
         // A refusal's log line is on disk before the client sees the refusal.
         await state.log.settled();
         return boundedFailure(result);
@@ -180,11 +203,17 @@ export function toolCalls(state: ServerState, era: Era): ReadonlyMap<string, Too
  * on 2026-07-28 it may be omitted, and the legacy roots adapter then asks the client's roots
  * through MRTR to choose among the grants.
  */
-export function createServer(state: ServerState, era: Era, calls: ReadonlyMap<string, ToolCall> = toolCalls(state, era)): McpServer {
+export function createServer(
+  state: ServerState,
+  era: Era,
+  notices: RefusalNotices = new RefusalNotices(state, era),
+  calls: ReadonlyMap<string, ToolCall> = toolCalls(state, era, notices),
+): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: VERSION },
     {
-      capabilities: { tools: {} },
+      // logging: each refusal is also sent to the client as a warning (refusalNotices.ts).
+      capabilities: { tools: {}, logging: {} },
       instructions: INSTRUCTIONS,
       // Never turn input_required into a live server-to-client roots/list request.
       inputRequired: { legacyShim: false },
@@ -201,7 +230,7 @@ export function createServer(state: ServerState, era: Era, calls: ReadonlyMap<st
       outputSchema: listWorkspaces.output,
       annotations: listWorkspaces.annotations,
     },
-    (args, ctx) => callOf(listWorkspaces.name).run(args, ctx.mcpReq.signal, ctx),
+    (args, ctx) => callOf(listWorkspaces.name).run(args, { signal: ctx.mcpReq.signal }, ctx),
   );
 
   for (const tool of WORKSPACE_TOOLS) {
@@ -217,9 +246,10 @@ export function createServer(state: ServerState, era: Era, calls: ReadonlyMap<st
         ...(tool.output !== null ? { outputSchema: z.union([tool.output, refusalSchema]) } : {}),
         annotations: tool.annotations,
       },
-      (args, ctx) => call.run(args as Record<string, unknown>, ctx.mcpReq.signal, ctx),
+      (args, ctx) => call.run(args as Record<string, unknown>, callContextOf(ctx), ctx),
     );
   }
-  registerResources(server, state);
+  notices.attach(server);
+  registerResources(server, notices.stateFor(undefined));
   return server;
 }

@@ -1,16 +1,19 @@
 import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import type { CallContext } from './callControl.js';
 import type { ToolCall } from './createServer.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+type ProgressToken = string | number;
+
 /** A 2025-11-25 progress token: a string or an integer. */
-function isProgressToken(value: unknown): boolean {
+function isProgressToken(value: unknown): value is ProgressToken {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
-/** `_meta` the direct path can ignore, as the SDK would: absent, or only a progress token (no progress is ever sent). */
+/** `_meta` the direct path serves as the SDK would: absent, or only a progress token (progress is sent from here). */
 function isPlainMeta(meta: unknown): boolean {
   if (meta === undefined) return true;
   if (!isRecord(meta)) return false;
@@ -19,12 +22,13 @@ function isPlainMeta(meta: unknown): boolean {
 }
 
 /** The name and arguments of a call with nothing else in its params that the SDK would act on. */
-function plainCall(params: unknown): { name: string; args: Record<string, unknown> } | undefined {
+function plainCall(params: unknown): { name: string; args: Record<string, unknown>; token: ProgressToken | undefined } | undefined {
   if (!isRecord(params) || typeof params.name !== 'string') return undefined;
   for (const key of Object.keys(params)) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
   const args = params.arguments ?? {};
   if (!isRecord(args) || !isPlainMeta(params._meta)) return undefined;
-  return { name: params.name, args };
+  const token = (params._meta as { progressToken?: ProgressToken } | undefined)?.progressToken;
+  return { name: params.name, args, token };
 }
 
 function keyOf(id: RequestId): string {
@@ -37,8 +41,9 @@ function keyOf(id: RequestId): string {
  * times over, builds a context and an AbortController, and validates the result twice: more work
  * than a light call's own. Taken only once the client has sent `notifications/initialized`, and
  * only a call whose params hold nothing but a tool's name, arguments its input schema accepts,
- * and at most a progress token; everything else goes on to the SDK, which answers it as it always
- * does. The answer is the one the SDK sends on this era: the tool's result as it is (every
+ * and at most a progress token (the tool's progress is then sent from here, before its answer, as
+ * the SDK's `ctx.mcpReq.notify` would); everything else goes on to the SDK, which answers it as it
+ * always does. The answer is the one the SDK sends on this era: the tool's result as it is (every
  * structured result is an object, which the 2025 codec passes through), or a thrown error's
  * message as an isError result. A call cancelled by the client, or cut off by the connection
  * closing, is not answered. The results' shapes are checked against the advertised output
@@ -77,7 +82,7 @@ export class DirectCalls {
     const parsed = call.inputSchema.safeParse(plain.args);
     // The SDK words the validation error.
     if (!parsed.success) return false;
-    this.start(message.id, call, parsed.data);
+    this.start(message.id, call, parsed.data, plain.token);
     return true;
   }
 
@@ -87,12 +92,22 @@ export class DirectCalls {
     this.calls = undefined;
   }
 
-  private start(id: RequestId, call: ToolCall, args: Record<string, unknown>): void {
+  private start(id: RequestId, call: ToolCall, args: Record<string, unknown>, token: ProgressToken | undefined): void {
     const key = keyOf(id);
     const cancel = { aborted: false };
     this.running.set(key, cancel);
+    const context: CallContext =
+      token === undefined
+        ? { signal: cancel }
+        : {
+            signal: cancel,
+            sendProgress: (report) =>
+              void this.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...report } }).catch((error: unknown) =>
+                this.report(error instanceof Error ? error : new Error(String(error))),
+              ),
+          };
     call
-      .run(args, cancel, undefined)
+      .run(args, context, undefined)
       .then(
         (result) => result as CallToolResult,
         (error: unknown): CallToolResult => ({ content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }),

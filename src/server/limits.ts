@@ -46,6 +46,10 @@ export const MAX_PENDING_BYTES = 64 * MiB;
 /** Entries one walk (directory_tree, search_files, a resources/list page) examines, excluded ones included. */
 export const MAX_WALK_ENTRIES = 10_000;
 
+/** Entries audit_workspace examines when the call names no limit, and the most a call may ask for. */
+export const DEFAULT_AUDIT_ENTRIES = 10_000;
+export const MAX_AUDIT_ENTRIES = 100_000;
+
 /** Levels below the starting folder a walk lists; a folder at the last level is reported, not entered. */
 export const MAX_WALK_DEPTH = 100;
 

@@ -6,6 +6,7 @@ import { heavyCalls, lightCalls } from './callGate.js';
 import { createServer, toolCalls } from './createServer.js';
 import { DirectCalls } from './directCalls.js';
 import { LineTransport } from './lineTransport.js';
+import { RefusalNotices } from './refusalNotices.js';
 import type { ServerState } from './tool.js';
 
 /** Error reports on stderr: each cut short, and dropped while stderr is not being read. */
@@ -91,8 +92,9 @@ export function serve(state: ServerState): void {
   process.on('unhandledRejection', (reason) => report(reason instanceof Error ? reason : new Error(String(reason))));
   serveStdio(
     ({ era }) => {
-      const calls = toolCalls(state, era);
-      const server = createServer(state, era, calls);
+      const notices = new RefusalNotices(state, era);
+      const calls = toolCalls(state, era, notices);
+      const server = createServer(state, era, notices, calls);
       // The era's last instance is the one serving: a probe discarded for a 2025-11-25 client is replaced.
       direct.serve(undefined);
       if (era === 'legacy') server.server.oninitialized = () => direct.serve(calls);

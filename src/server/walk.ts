@@ -1,4 +1,7 @@
 import type { Dirent } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CancelledError, SLICE_MS } from './callControl.js';
+import type { CancelSignal } from './callGate.js';
 import { ChangedError, compareNames, entryTypeOf, type Anchor, type EntryType, type Folder } from './anchored.js';
 import { MAX_OPEN_FOLDERS, MAX_WALK_DEPTH } from './limits.js';
 
@@ -90,6 +93,42 @@ function errnoOf(error: unknown): string | undefined {
  * entries are examined.
  */
 export function walk<C>(options: WalkOptions<C>): WalkResult {
+  const run = steps(options, false);
+  for (;;) {
+    const next = run.next();
+    if (next.done) return next.value;
+  }
+}
+
+export interface TurnOptions {
+  /** Checked at each turn: a cancelled walk closes its descriptors and rejects with CancelledError. */
+  readonly signal?: CancelSignal | undefined;
+  /** Called at each turn with the entries examined so far. */
+  readonly onProgress?: ((examined: number) => void) | undefined;
+}
+
+/**
+ * The same walk, letting the event loop in every SLICE_MS so a cancellation is heard (and other
+ * calls are served) while a large tree is walked. Descriptors held are closed however it ends.
+ */
+export async function walkInTurns<C>(options: WalkOptions<C> & TurnOptions): Promise<WalkResult> {
+  const run = steps(options, true);
+  try {
+    for (;;) {
+      const next = run.next();
+      if (next.done) return next.value;
+      await nextTurn();
+      if (options.signal?.aborted === true) throw new CancelledError();
+      options.onProgress?.(next.value);
+    }
+  } finally {
+    // Runs the walk's own finally when it stopped in a turn: every folder it holds is closed.
+    run.return(undefined as never);
+  }
+}
+
+/** The walk itself; with `inTurns` it yields the entries examined so far once SLICE_MS has passed. */
+function* steps<C>(options: WalkOptions<C>, inTurns: boolean): Generator<number, WalkResult, void> {
   const maxDepth = options.maxDepth ?? MAX_WALK_DEPTH;
   const frames: Frame<C>[] = [];
   const opened: Frame<C>[] = [];
@@ -119,6 +158,7 @@ export function walk<C>(options: WalkOptions<C>): WalkResult {
     frame.entries = frame.after === '' ? entries : entries.filter((entry) => compareNames(entry.name, frame.after) > 0);
   };
   const position = () => frames.map((frame) => frame.after);
+  let sliceStart = Date.now();
 
   const resume = options.resume !== undefined && options.resume.length > 0 ? options.resume : [''];
   for (let level = 0; level < resume.length; level += 1) {
@@ -146,6 +186,11 @@ export function walk<C>(options: WalkOptions<C>): WalkResult {
       if (examined >= options.maxEntries) return { stopped: 'entries', examined, position: position() };
       if (options.deadline !== undefined && examined >= (options.minEntries ?? 1) && Date.now() > options.deadline) {
         return { stopped: 'time', examined, position: position() };
+      }
+      // The clock is read every 64 entries: an entry takes microseconds.
+      if (inTurns && (examined & 63) === 0 && examined > 0 && Date.now() - sliceStart >= SLICE_MS) {
+        yield examined;
+        sliceStart = Date.now();
       }
       const dirent = entries[frame.index]!;
       frame.index += 1;

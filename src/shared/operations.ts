@@ -31,6 +31,7 @@ export const OPERATIONS = {
   create_directory: { followFinal: false, changes: true, replaces: false, acts: 'creates the folder and any missing folders above it' },
   move_file: { followFinal: false, changes: true, replaces: true, acts: 'moves the entry itself (judged here as the source; the destination must not exist)' },
   delete_path: { followFinal: false, changes: true, replaces: true, acts: 'deletes the entry itself: a link at the last name is removed, not followed' },
+  audit_workspace: { followFinal: true, changes: false, replaces: false, acts: 'audits the whole workspace' },
 } as const satisfies Record<string, Operation>;
 
 export type ToolName = keyof typeof OPERATIONS;

@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const serverPath = path.join(repoRoot, 'dist', 'server.js');
@@ -193,9 +193,38 @@ export interface SessionOptions {
   readonly roots?: readonly { readonly uri: string; readonly name?: string }[] | undefined;
 }
 
+export interface ProgressSeen {
+  readonly progress: number;
+  readonly total?: number | undefined;
+  readonly message?: string | undefined;
+}
+
+export interface LogSeen {
+  readonly level: string;
+  readonly logger?: string | undefined;
+  readonly data: unknown;
+}
+
+export interface CallOptions {
+  /** Sends a progress token; each notifications/progress for it is handed here. */
+  readonly onprogress?: (progress: ProgressSeen) => void;
+  /** Aborting it cancels the call (the client sends notifications/cancelled). */
+  readonly signal?: AbortSignal;
+  /** Extra `_meta` on the request (a 2026-07-28 log level, say). */
+  readonly meta?: Record<string, unknown>;
+}
+
 export interface Session {
   readonly kind: ClientKind;
   readonly wire: Wire;
+  /** Every notifications/message the client received, in order. */
+  readonly logs: LogSeen[];
+  /** The server process serving this session. */
+  readonly pid: number | null;
+  serverCapabilities(): Record<string, unknown> | undefined;
+  callWith(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolResult>;
+  /** logging/setLevel (2025-11-25 only: 2026-07-28 has no such request). */
+  setLoggingLevel(level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'): Promise<void>;
   /** Every roots/list request the client's handler answered (live or through MRTR). */
   readonly rootsCalls: number;
   stderr(): string;
@@ -240,10 +269,27 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
     const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe' });
     const stderr = collect(transport.stderr);
     const wire = tapTransport(transport);
+    const logs: LogSeen[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => {
+      logs.push(notification.params as LogSeen);
+    });
     await client.connect(transport);
     return {
       kind,
       wire,
+      logs,
+      get pid() {
+        return transport.pid;
+      },
+      serverCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
+      callWith: async (name, args, { onprogress, signal, meta }) =>
+        (await client.callTool(
+          { name, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) },
+          { ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
+        )) as unknown as ToolResult,
+      setLoggingLevel: async (level) => {
+        await client.setLoggingLevel(level);
+      },
       get rootsCalls() {
         return rootsCalls;
       },
@@ -267,10 +313,28 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
   (transport as unknown as { setProtocolVersion: (version: string) => void }).setProtocolVersion = (version) => {
     negotiated = version;
   };
+  const logs: LogSeen[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    logs.push(notification.params as LogSeen);
+  });
   await client.connect(transport);
   return {
     kind,
     wire,
+    logs,
+    get pid() {
+      return transport.pid;
+    },
+    serverCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
+    callWith: async (name, args, { onprogress, signal, meta }) =>
+      (await client.callTool(
+        { name, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) },
+        undefined,
+        { ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
+      )) as unknown as ToolResult,
+    setLoggingLevel: async (level) => {
+      await client.setLoggingLevel(level);
+    },
     get rootsCalls() {
       return rootsCalls;
     },

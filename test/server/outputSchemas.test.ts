@@ -46,6 +46,9 @@ const ROWS: readonly (readonly [tool: string, args: Record<string, unknown>, exp
   ['get_file_info', { path: '../outside.txt' }, 'refused'],
   ['delete_path', { path: 'del/x.txt' }, 'ok'],
   ['delete_path', { path: '../outside.txt' }, 'refused'],
+  // audit_workspace takes no path: its refusal is a workspace that was not granted.
+  ['audit_workspace', { maxEntries: 100 }, 'ok'],
+  ['audit_workspace', { workspaceUri: 'file:///not/granted' }, 'refused'],
 ];
 
 for (const { kind, version } of CLIENT_KINDS) {

@@ -31,7 +31,7 @@ import { RawServer } from './rawServer.js';
 
 const READ_TOOLS = [
   'list_workspaces', 'explain_path', 'read_text_file', 'read_media_file', 'read_multiple_files', 'list_directory',
-  'list_directory_with_sizes', 'directory_tree', 'search_files', 'get_file_info',
+  'list_directory_with_sizes', 'directory_tree', 'search_files', 'get_file_info', 'audit_workspace',
 ];
 const WRITE_TOOLS = ['write_file', 'edit_file', 'create_directory', 'move_file', 'delete_path'];
 const ALL_TOOLS = [...READ_TOOLS, ...WRITE_TOOLS].sort();
@@ -77,7 +77,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       removeDir(base);
     });
 
-    test('lists exactly the fifteen tools', () => {
+    test('lists exactly the sixteen tools', () => {
       assert.equal(session.negotiatedVersion(), version);
       assert.deepEqual(tools.map((tool) => tool.name).sort(), ALL_TOOLS);
     });
@@ -322,7 +322,7 @@ describe('stdout carries JSON-RPC only', () => {
   });
   after(() => removeDir(base));
 
-  test('raw stdio: every line the server writes is one JSON-RPC 2.0 response to a request; logs go to stderr', async () => {
+  test('raw stdio: every line the server writes is one JSON-RPC 2.0 response to a request or a refusal notice; logs go to stderr', async () => {
     const call = (id: number, name: string, args: Record<string, unknown>) => ({ id, method: 'tools/call', params: { name, arguments: args } });
     const messages: Record<string, unknown>[] = [
       { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'raw', version: '1' } } },
@@ -349,8 +349,18 @@ describe('stdout carries JSON-RPC only', () => {
     });
     parsed.forEach((message, i) => assertJsonRpc(message, `stdout line ${i + 1}`));
     const requestIds = messages.filter((message) => message.id !== undefined).map((message) => message.id);
-    assert.deepEqual(parsed.map((message) => message.id).sort((x, y) => Number(x) - Number(y)), requestIds, 'exactly one answer per request, nothing else');
-    assert.ok(parsed.every((message) => message.method === undefined), 'the server sent no request or notification');
+    const answers = parsed.filter((message) => message.method === undefined);
+    assert.deepEqual(answers.map((message) => message.id).sort((x, y) => Number(x) - Number(y)), requestIds, 'exactly one answer per request');
+    // Besides the answers, only the two refusals' notices (the tool call's and the resource read's).
+    const notices = parsed.filter((message) => message.method !== undefined);
+    assert.deepEqual(
+      notices.map((message) => [message.method, message.id, message.params?.level, (message.params?.data as { code?: string })?.code]),
+      [
+        ['notifications/message', undefined, 'warning', 'ERR_OUTSIDE'],
+        ['notifications/message', undefined, 'warning', 'ERR_OUTSIDE'],
+      ],
+      'the server sent no request, and no notification but the refusal notices',
+    );
     const byId = new Map(parsed.map((message) => [message.id, message]));
     assert.equal(byId.get(1)?.result?.protocolVersion, '2025-11-25');
     assert.equal((byId.get(5)?.result?.structuredContent as Record<string, unknown>)?.code, 'ERR_OUTSIDE');

@@ -2,8 +2,9 @@ import { minimatch, Minimatch } from 'minimatch';
 import * as z from 'zod';
 import { type EntryType } from '../anchored.js';
 import { AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_EXCLUDE_PATTERNS, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
+import { callOf } from '../callControl.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { STOP, walk } from '../walk.js';
+import { STOP, walkInTurns } from '../walk.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';
 
 /** Bounds the answer (and the work) on a huge tree; the result says when it was cut short. */
@@ -115,7 +116,10 @@ export const directoryTree = defineTool({
     const lines: string[] = [];
     const budget = new AnswerBudget();
     let tooDeep = false;
-    const result = walk<TreeNode[]>({
+    const call = callOf(scope);
+    const result = await walkInTurns<TreeNode[]>({
+      signal: call.signal,
+      onProgress: (examined) => call.progress(examined, undefined, `${examined} entries examined`),
       anchor: scope.anchor,
       start: scope.anchor.namesOf(checked.path),
       context: tree,
@@ -143,6 +147,7 @@ export const directoryTree = defineTool({
         return node.children;
       },
     });
+    call.progress(result.examined, result.examined, `${result.examined} entries examined`, true);
     const cut = result.stopped !== 'done';
     if (lines.length === 0) lines.push('The folder is empty (or everything in it was excluded).');
     if (cut) lines.push(`(truncated after ${result.examined} entries: narrow the path or add excludePatterns)`);

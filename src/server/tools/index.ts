@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../tool.js';
+import { auditWorkspace } from './auditWorkspace.js';
 import { createDirectory } from './createDirectory.js';
 import { deletePath } from './deletePath.js';
 import { directoryTree } from './directoryTree.js';
@@ -33,4 +34,5 @@ export const WORKSPACE_TOOLS: readonly ToolDefinition[] = [
   searchFiles,
   getFileInfo,
   deletePath,
+  auditWorkspace,
 ] as unknown as readonly ToolDefinition[];

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { readFile } from '../anchored.js';
+import { callOf } from '../callControl.js';
 import { AnswerBudget, formatBytes, jsonLength, MAX_ANSWER_BYTES } from '../limits.js';
-import { defineTool, ok } from '../tool.js';
+import { defineTool, ok, type Scope } from '../tool.js';
 
 export const MAX_FILES_PER_CALL = 100;
 /** A path longer than any filesystem here takes is not a path: it only makes the answer that echoes it larger. */
@@ -36,39 +37,46 @@ export const readMultipleFiles = defineTool({
   async run({ paths }, scope) {
     const sections: string[] = [];
     const budget = new AnswerBudget();
-    for (const input of paths) {
-      const checked = scope.check(input);
-      if (!checked.ok) {
-        const { code, stage, reason } = checked.refusal;
-        sections.push(`${input}: Refused (${code} at ${stage}): ${reason}`);
-        budget.take(entryBytes(input, undefined) + 2 * jsonLength(reason));
-        continue;
-      }
-      const fail = (code: string | undefined, error: string) => {
-        sections.push(`${input}: Error${code ? ` (${code})` : ''}: ${error}`);
-        budget.take(entryBytes(input, checked.path) + 2 * jsonLength(error));
-      };
-      // Never read more than what is left: a file too large for the answer costs one fstat.
-      const room = Math.max(0, budget.left - entryBytes(input, checked.path));
-      let content: string;
-      try {
-        const { bytes } = readFile(scope.anchor, checked.path, room);
-        content = bytes.toString('utf8');
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EFBIG') {
-          fail('EFBIG', `not read: it does not fit in the ${room} bytes left of this answer's ${formatBytes(MAX_ANSWER_BYTES)}; read it on its own with read_text_file (head and tail for a large file)`);
-        } else fail(typeof code === 'string' ? code : undefined, error instanceof Error ? error.message : String(error));
-        continue;
-      }
-      // Escapes can make the encoded text larger than the bytes read.
-      const cost = jsonLength(content) + entryBytes(input, checked.path);
-      if (!budget.take(cost)) {
-        fail('EFBIG', `not read: its text takes ${cost} bytes in an answer, more than the ${budget.left} left of this answer's ${formatBytes(MAX_ANSWER_BYTES)}; read it on its own with read_text_file`);
-        continue;
-      }
-      sections.push(`${input}:\n${content}`);
+    const call = callOf(scope);
+    for (const [i, input] of paths.entries()) {
+      // Between files: a cancellation is heard, and stops the reading.
+      if (i > 0) await call.turn();
+      sections.push(readSection(input, scope, budget));
+      call.progress(i + 1, paths.length, `${i + 1} of ${paths.length} files read`, i + 1 === paths.length);
     }
     return ok({}, sections.join('\n---\n'));
   },
 });
+
+/** One file's section of the answer: its text, or why it is not there. */
+function readSection(input: string, scope: Scope, budget: AnswerBudget): string {
+  const checked = scope.check(input);
+  if (!checked.ok) {
+    const { code, stage, reason } = checked.refusal;
+    budget.take(entryBytes(input, undefined) + 2 * jsonLength(reason));
+    return `${input}: Refused (${code} at ${stage}): ${reason}`;
+  }
+  const fail = (code: string | undefined, error: string) => {
+    budget.take(entryBytes(input, checked.path) + 2 * jsonLength(error));
+    return `${input}: Error${code ? ` (${code})` : ''}: ${error}`;
+  };
+  // Never read more than what is left: a file too large for the answer costs one fstat.
+  const room = Math.max(0, budget.left - entryBytes(input, checked.path));
+  let content: string;
+  try {
+    const { bytes } = readFile(scope.anchor, checked.path, room);
+    content = bytes.toString('utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EFBIG') {
+      return fail('EFBIG', `not read: it does not fit in the ${room} bytes left of this answer's ${formatBytes(MAX_ANSWER_BYTES)}; read it on its own with read_text_file (head and tail for a large file)`);
+    }
+    return fail(typeof code === 'string' ? code : undefined, error instanceof Error ? error.message : String(error));
+  }
+  // Escapes can make the encoded text larger than the bytes read.
+  const cost = jsonLength(content) + entryBytes(input, checked.path);
+  if (!budget.take(cost)) {
+    return fail('EFBIG', `not read: its text takes ${cost} bytes in an answer, more than the ${budget.left} left of this answer's ${formatBytes(MAX_ANSWER_BYTES)}; read it on its own with read_text_file`);
+  }
+  return `${input}:\n${content}`;
+}

@@ -2,8 +2,9 @@ import nodePath from 'node:path';
 import * as z from 'zod';
 import { type EntryType } from '../anchored.js';
 import { AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
+import { callOf } from '../callControl.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { STOP, walk } from '../walk.js';
+import { STOP, walkInTurns } from '../walk.js';
 import { compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';
 
@@ -74,7 +75,10 @@ export const searchFiles = defineTool({
     const budget = new AnswerBudget();
     let tooDeep = false;
 
-    const result = walk<true>({
+    const call = callOf(scope);
+    const result = await walkInTurns<true>({
+      signal: call.signal,
+      onProgress: (examined) => call.progress(examined, undefined, `${examined} entries examined`),
       anchor: scope.anchor,
       start: scope.anchor.namesOf(checked.path),
       context: true,
@@ -92,6 +96,7 @@ export const searchFiles = defineTool({
         return below.kind === 'folder' ? true : undefined;
       },
     });
+    call.progress(result.examined, result.examined, `${result.examined} entries examined, ${found.length} matches`, true);
     const truncated = result.stopped !== 'done' || tooDeep;
 
     // Relative to the workspace, so each line can be passed back as a path.

@@ -1,0 +1,98 @@
+import * as z from 'zod';
+import { auditWorkspace as runAudit, FINDING_KINDS, type Finding } from '../../audit/audit.js';
+import { callOf } from '../callControl.js';
+import { AnswerBudget, DEFAULT_AUDIT_ENTRIES, jsonLength, MAX_AUDIT_ENTRIES } from '../limits.js';
+import { defineTool, ok, type Scope } from '../tool.js';
+
+/** Paths the text shows for each kind of finding; the structured list holds every one that fits. */
+const SHOWN_PER_KIND = 10;
+
+const findingSchema = z.object({
+  kind: z
+    .enum(FINDING_KINDS)
+    .describe(
+      'link-escapes (a link leading outside: every path through it is refused), link-dangling, link-loop, unreadable (a folder or entry that could not be examined), ' +
+        'not-portable (a name Windows or macOS cannot hold), case-twins and unicode-twins (names another platform takes as one), hard-link (a file with other names).',
+    ),
+  path: z.string().describe('The entry\'s absolute path.'),
+  detail: z.string().describe('What is wrong, and what to do about it.'),
+  target: z.string().optional().describe('Where the link\'s chain lands: link-escapes and link-dangling only.'),
+});
+
+/** What a finding costs in the structured answer. */
+function findingBytes(finding: Finding): number {
+  return jsonLength(finding.path) + jsonLength(finding.detail) + (finding.target === undefined ? 0 : jsonLength(finding.target)) + 64;
+}
+
+/** The text: counts by kind, a few paths of each, relative to the workspace. */
+function summary(scope: Scope, root: string, report: { scanned: number; truncated: boolean; findings: readonly Finding[] }, budget: AnswerBudget): string[] {
+  const lines = [`Audit of ${root}: ${report.scanned} entries examined${report.truncated ? ' (stopped at maxEntries: the rest was not examined)' : ''}, ${report.findings.length} findings.`];
+  for (const kind of FINDING_KINDS) {
+    const ofKind = report.findings.filter((finding) => finding.kind === kind);
+    if (ofKind.length === 0) continue;
+    lines.push(`${kind} (${ofKind.length}):`);
+    for (const finding of ofKind.slice(0, SHOWN_PER_KIND)) {
+      const line = `  ${scope.relative(finding.path)}${finding.target !== undefined ? ` -> ${finding.target}` : ''}`;
+      if (!budget.take(jsonLength(line) + 2)) break;
+      lines.push(line);
+    }
+    if (ofKind.length > SHOWN_PER_KIND) lines.push(`  … and ${ofKind.length - SHOWN_PER_KIND} more`);
+  }
+  return lines;
+}
+
+export const auditWorkspace = defineTool({
+  name: 'audit_workspace',
+  title: 'Audit the workspace',
+  description:
+    'Walks the whole workspace and reports what will trip an agent or another platform: links that lead outside (every path through them is refused), ' +
+    'dangling or looping links, entries that cannot be read, names Windows or macOS cannot hold, names that differ only by case or Unicode form, and files with hard links. ' +
+    'Read-only: it reads names and lstat results, never file contents, and never follows a link past where it leads outside. ' +
+    'Unlike the other tools it walks the workspace by path, not through the workspace folder held open at start-up, so a folder swapped for a link while it runs may be listed through the link; it only reports. ' +
+    `At most maxEntries entries are examined (default ${DEFAULT_AUDIT_ENTRIES}, at most ${MAX_AUDIT_ENTRIES}); truncated is true when it stopped there. ` +
+    'The text groups the findings by kind; the structured result lists each with its detail.',
+  input: {
+    maxEntries: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_AUDIT_ENTRIES)
+      .optional()
+      .describe(`Entries to examine before stopping (default ${DEFAULT_AUDIT_ENTRIES}, at most ${MAX_AUDIT_ENTRIES}).`),
+  },
+  output: z.object({
+    root: z.string().describe('The workspace URI audited.'),
+    rootPath: z.string().describe('The workspace\'s real path, as walked.'),
+    scanned: z.number().int().describe('Entries examined (the workspace folder itself is not counted).'),
+    truncated: z.boolean().describe('True when maxEntries stopped the walk before every entry was examined.'),
+    findings: z.array(findingSchema).describe('What was found, sorted by path, then kind.'),
+    omitted: z.number().int().describe('Findings left out of findings because the answer would have been too large (0 when none were).'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: 'read',
+  async run({ maxEntries }, scope) {
+    const call = callOf(scope);
+    // The audit takes an AbortSignal; the direct path's cancellation is a flag, seen at each progress turn.
+    const abort = new AbortController();
+    const report = await runAudit(scope.grant.realPath, {
+      maxEntries: maxEntries ?? DEFAULT_AUDIT_ENTRIES,
+      signal: abort.signal,
+      onProgress: ({ scanned }) => {
+        if (call.cancelled) abort.abort();
+        call.progress(scanned, undefined, `${scanned} entries examined`);
+      },
+    });
+    call.progress(report.scanned, report.scanned, `${report.scanned} entries examined, ${report.findings.length} findings`, true);
+    const root = scope.grant.uri;
+    const budget = new AnswerBudget();
+    const lines = summary(scope, root, report, budget);
+    const findings: Finding[] = [];
+    for (const finding of report.findings) {
+      if (!budget.take(findingBytes(finding))) break;
+      findings.push(finding);
+    }
+    const omitted = report.findings.length - findings.length;
+    if (omitted > 0) lines.push(`(${omitted} findings are not listed in the structured result: the answer would have been too large; fix the ones listed, or audit again)`);
+    return ok({ root, rootPath: report.rootPath, scanned: report.scanned, truncated: report.truncated, findings, omitted }, lines.join('\n'));
+  },
+});
