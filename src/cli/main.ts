@@ -13,7 +13,8 @@ Decides, stage by stage, whether a URI or path lies inside a workspace root.
 
 Commands:
   root <uri>                   convert a workspace root URI into a path, or refuse it
-  trace <input> --root <uri>   trace an input through every stage against a root
+  trace <input> --root <uri>   trace an input through every stage against a root, as one
+                               tool judges it (--tool, default read_text_file)
   serve --workspace <uri>      serve workspaces to an MCP client over stdio
   audit --root <uri>           walk a workspace and report links, names and hard links that
                                trip an agent or another platform

@@ -11,14 +11,16 @@ const COLORS: Record<StageStatus | 'bold' | 'dim', [number, number]> = {
   dim: [2, 22],
 };
 
-/** Renders a trace as a table, one row per stage, the deciding row marked with ">". */
-export function renderTrace(result: Trace, options: { readonly color: boolean }): string {
+/** Renders a trace as a table, one row per stage, the deciding row marked with ">"; headed by the operation judged, when given. */
+export function renderTrace(result: Trace, options: { readonly color: boolean; readonly operation?: { readonly tool: string; readonly acts: string } }): string {
   const paint = (style: keyof typeof COLORS, text: string) =>
     options.color ? `\u001b[${COLORS[style][0]}m${text}\u001b[${COLORS[style][1]}m` : text;
   const lines: string[] = [];
   const where = result.simulated ? `${result.platform}, simulated` : `${result.platform}, this machine's filesystem`;
   lines.push(`${paint('bold', 'trace')} ${result.input}`);
-  lines.push(`${paint('bold', 'root')}  ${result.root}${result.rootPath ? ` = ${result.rootPath}` : ''} (${where})`, '');
+  lines.push(`${paint('bold', 'root')}  ${result.root}${result.rootPath ? ` = ${result.rootPath}` : ''} (${where})`);
+  if (options.operation) lines.push(`${paint('bold', 'as')}    ${options.operation.tool}: ${options.operation.acts}`);
+  lines.push('');
 
   const rows: readonly StageResult[] = result.stage === 'root' ? result.rootStages : result.stages;
   const stageWidth = Math.max(5, ...rows.map((stage) => stage.stage.length));

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Policy } from '../core/index.js';
 import { hostPlatform } from '../host/node.js';
 import { assertNever, type AuditSummary, type ExtensionMessage, type PanelState, type RootChoice, type WebviewMessage } from '../shared/messages.js';
-import { TOOL_NAMES } from '../shared/operations.js';
+import { PATH_TOOL_NAMES } from '../shared/operations.js';
 import { VIEW_TYPE } from './ids.js';
 import { hostProtection } from './protection.js';
 import { RefusalFeed } from './refusalFeed.js';
@@ -192,7 +192,7 @@ export class InspectorPanel {
       <input id="bi-root-custom" type="text" spellcheck="false" placeholder="${escapeHtml(vscode.l10n.t('any root URI or path'))}" aria-label="${escapeHtml(vscode.l10n.t('Custom root'))}" hidden>
     </div>
     <label for="bi-tool">${escapeHtml(vscode.l10n.t('As seen by'))}</label>
-    <select id="bi-tool">${TOOL_NAMES.map((name) => option(name)).join('')}</select>
+    <select id="bi-tool">${PATH_TOOL_NAMES.map((name) => option(name)).join('')}</select>
     <label for="bi-platform">${escapeHtml(vscode.l10n.t('Platform'))}</label>
     <select id="bi-platform">${option('linux')}${option('darwin')}${option('win32')}</select>
     <label for="bi-case">${escapeHtml(vscode.l10n.t('Case'))}</label>

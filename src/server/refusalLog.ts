@@ -2,15 +2,16 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { RefusalCode, Trace } from '../core/index.js';
 
-/** One line of the refusal log. The extension's panel reads these. */
+/** One line of the refusal log, opening with the tool that was refused. The extension's panel reads these. */
 export interface RefusalRecord {
-  readonly time: string;
   readonly tool: string;
+  readonly time: string;
   readonly workspaceUri: string | null;
   readonly input: string;
   readonly code: RefusalCode;
   readonly stage: string;
   readonly reason: string;
+  /** Carries `nearMisses` when the path was refused or outside and nearly named an existing entry. */
   readonly trace: Trace | null;
   /** Present when strings of the record were cut (a huge refused input) or its trace was left out. */
   readonly truncated?: true;
@@ -48,15 +49,17 @@ function cutStrings(value: unknown, max: number, cut: { any: boolean }): unknown
  * left out, then the remaining strings are cut harder. The full trace of a huge input is worth
  * less than a log that stays readable.
  */
-export function boundedLine(record: RefusalRecord, maxBytes: number): string {
+export function boundedLine(given: RefusalRecord, maxBytes: number): string {
+  // Keys in a fixed order, the tool first, whatever order the record was built in.
+  const { tool, time, workspaceUri, input, code, stage, reason, trace } = given;
+  const record: RefusalRecord = { tool, time, workspaceUri, input, code, stage, reason, trace };
   for (const [max, keepTrace] of [[MAX_LOG_FIELD_CHARS, true], [MAX_LOG_FIELD_CHARS, false], [256, false], [32, false]] as const) {
     const cut = { any: false };
     const bounded = cutStrings(keepTrace ? record : { ...record, trace: null }, max, cut) as RefusalRecord;
     const line = JSON.stringify(cut.any || !keepTrace ? { ...bounded, truncated: true } : bounded);
     if (Buffer.byteLength(line) + 1 <= maxBytes) return `${line}\n`;
   }
-  const { time, tool, code, stage } = record;
-  return `${JSON.stringify({ time, tool, workspaceUri: null, input: '', code, stage, reason: '', trace: null, truncated: true })}\n`;
+  return `${JSON.stringify({ tool, time, workspaceUri: null, input: '', code, stage, reason: '', trace: null, truncated: true })}\n`;
 }
 
 interface Queued {
@@ -93,8 +96,8 @@ export class RefusalLog {
   /** Records one refusal, stamped now. */
   record(tool: string, workspaceUri: string | null, input: string, refusal: Pick<RefusalRecord, 'code' | 'stage' | 'reason' | 'trace'>): Promise<void> {
     return this.append({
-      time: new Date().toISOString(),
       tool,
+      time: new Date().toISOString(),
       workspaceUri,
       input,
       code: refusal.code,

@@ -1,6 +1,7 @@
 import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { isInside, pathToUri, splitAbsolute, traceAgainst, type Platform, type Trace } from '../core/index.js';
+import { isInside, pathToUri, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../core/index.js';
+import { isToolName, OPERATIONS, type Operation, type ToolName } from '../shared/operations.js';
 import type { Grant } from './grants.js';
 import { refusalFromTrace, serverRefusal, type ServerRefusal } from './refusal.js';
 import type { RefusalLog } from './refusalLog.js';
@@ -16,6 +17,12 @@ export interface ServerState {
   readonly logger: (message: string) => void;
 }
 
+/** A path as an operation would find it: the trace, and the refusal when there is one. Nothing is logged. */
+export interface Judged {
+  readonly trace: Trace;
+  readonly refusal: ServerRefusal | null;
+}
+
 export type Checked =
   | { readonly ok: true; readonly path: string; readonly trace: Trace }
   | { readonly ok: false; readonly refusal: ServerRefusal; readonly input: string };
@@ -28,10 +35,13 @@ export interface Scope {
   /** The workspace root held open: every filesystem call after the verdict goes through it. */
   readonly anchor: Anchor;
   /**
-   * Traces `input` against the workspace. `followFinal: false` for operations on the name itself
-   * (write, delete, move): a link there is the subject, never followed.
+   * Traces `input` against the workspace as the scope's tool does (its row in OPERATIONS: a link
+   * at the last name followed or not, the read-only rule for a change); `options` overrides that
+   * for a second path (move_file's destination). A refusal is logged.
    */
   check(input: string, options?: CheckOptions): Checked;
+  /** Judges `input` exactly as `tool`'s own check would, without logging: what explain_path answers. */
+  judge(input: string, tool: ToolName): Judged;
   /**
    * Checks again, immediately before a mutation, where the I/O is not anchored (macOS, Windows);
    * a refusal, or undefined when the checked path still stands. Anchored I/O needs none: its walk
@@ -92,8 +102,9 @@ export const pathField = z
 export const workspaceUriDescription =
   'The workspace this call acts in: one of the URIs list_workspaces returns, exactly (for example file:///home/me/project).';
 
+/** Overrides of the scope's own operation, for a path the tool treats otherwise. */
 export interface CheckOptions {
-  /** Follow a link at the last name (default true); false when the link itself is the subject. */
+  /** Follow a link at the last name; false when the link itself is the subject. */
   readonly followFinal?: boolean;
   /** The change removes or replaces the target with everything below it (delete, move, write over it). */
   readonly replaces?: boolean;
@@ -159,18 +170,43 @@ function uriOf(path: string, platform: Platform): string {
   return uri;
 }
 
+/** The scope's own operation: a tool with no row (none registered, by test) reads, or changes by its access. */
+function operationOf(tool: string, access: 'read' | 'write'): Operation {
+  if (isToolName(tool)) return OPERATIONS[tool];
+  return { followFinal: true, changes: access === 'write', replaces: false, acts: '' };
+}
+
+/** The other granted workspaces, for near misses that lie in one of them. */
+export function otherWorkspaces(state: ServerState, grant: Grant): OtherWorkspace[] {
+  return state.grants.filter((other) => other !== grant).map((other) => ({ uri: other.uri, path: other.root.realPath ?? other.root.path }));
+}
+
 export function makeScope(state: ServerState, grant: Grant, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {
+  const own = operationOf(tool, access);
   const record = (refusal: ServerRefusal, input: string) => {
-    void state.log.record(tool, workspaceUri, input, refusal);
+    // For the log's reader, only for a path the boundary refused (not for the grant's rights): bounded
+    // (DEFAULT_MAX_NAMES names read), and looked for only when there is a log to write them to.
+    const trace = refusal.trace;
+    const logged =
+      state.log.file !== undefined && trace !== null && trace.verdict !== 'inside'
+        ? { ...refusal, trace: withNearMisses(trace, grant.root, { otherWorkspaces: otherWorkspaces(state, grant) }) }
+        : refusal;
+    void state.log.record(tool, workspaceUri, input, logged);
+  };
+  const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>): Judged => {
+    const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal });
+    if (trace.verdict !== 'inside' || trace.path === null) return { trace, refusal: refusalFromTrace(trace) };
+    const readOnly = operation.changes ? readOnlyReason(state, as, trace.path, operation.replaces) : undefined;
+    if (readOnly === undefined) return { trace, refusal: null };
+    return { trace, refusal: { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace } };
   };
   const check = (input: string, options: CheckOptions = {}): Checked => {
-    const trace = traceAgainst(grant.root, input, { followFinal: options.followFinal ?? true });
-    let refusal: ServerRefusal;
-    if (trace.verdict === 'inside' && trace.path !== null) {
-      const readOnly = access === 'write' ? readOnlyReason(state, tool, trace.path, options.replaces === true) : undefined;
-      if (readOnly === undefined) return { ok: true, path: trace.path, trace };
-      refusal = { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace };
-    } else refusal = refusalFromTrace(trace);
+    const { trace, refusal } = judgeAs(input, tool, {
+      followFinal: options.followFinal ?? own.followFinal,
+      changes: own.changes,
+      replaces: options.replaces ?? own.replaces,
+    });
+    if (refusal === null) return { ok: true, path: trace.path!, trace };
     record(refusal, input);
     return { ok: false, refusal, input };
   };
@@ -181,6 +217,7 @@ export function makeScope(state: ServerState, grant: Grant, tool: string, worksp
     tool,
     anchor,
     check,
+    judge: (input, as) => judgeAs(input, as, OPERATIONS[as]),
     recheck(checked, options) {
       if (anchor.mode === 'descriptor') return undefined;
       // The checked real path itself must still trace to itself: a link put in its way since the

@@ -41,6 +41,9 @@ export const DEFAULT_TOOL: ToolName = 'read_text_file';
 
 export const TOOL_NAMES = Object.keys(OPERATIONS) as readonly ToolName[];
 
+/** The tools that act on a path someone can ask about: an audit takes the whole workspace, so there is nothing to explain. */
+export const PATH_TOOL_NAMES: readonly ToolName[] = TOOL_NAMES.filter((name) => name !== 'audit_workspace');
+
 export function isToolName(name: string): name is ToolName {
   return Object.hasOwn(OPERATIONS, name);
 }

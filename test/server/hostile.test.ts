@@ -256,7 +256,8 @@ describe('the refusal log', () => {
       reader.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
       const deadline = Date.now() + 15_000;
       const counted = () => {
-        const lines = text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { note?: string; code?: string });
+        // Only whole lines: the last may still be arriving.
+        const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { note?: string; code?: string });
         const dropped = lines.reduce((sum, line) => sum + Number(/^(\d+) refusals not logged/.exec(line.note ?? '')?.[1] ?? 0), 0);
         return { logged: lines.filter((line) => line.code !== undefined).length, dropped };
       };

@@ -1,19 +1,45 @@
 import { prepareRoot, traceAgainst, withNearMisses, type Platform, type Trace } from '../../core/index.js';
 import { nodeFileSystem } from '../../host/node.js';
+import { DEFAULT_TOOL, isToolName, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
 import { renderTrace } from '../render.js';
 import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, UsageError, type Io } from '../usage.js';
+
+/** Words joined into lines of at most `width`, each after `indent`. */
+function wrapped(words: readonly string[], width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.join(`\n${indent}`);
+}
+
+const OPTION_INDENT = ' '.repeat(37);
+const ITSELF = PATH_TOOL_NAMES.filter((name) => !OPERATIONS[name].followFinal);
 
 export const traceHelp = `Usage: boundary-inspector trace <input> --root <uri-or-path> [options]
 
 Traces a URI or path against a workspace root through the seven stages (parse, refusals,
-decode, normalise, case, realpath, containment) and reports whether it is inside. When it
-is not, or nothing is there, it lists under "Did you mean" the existing entries the input
-nearly named: the name in another case or Unicode form, with trailing dots or spaces,
-percent-decoded, or cut by a raw "#", "?" or space. Only the deepest existing folder inside
-the root is read.
+decode, normalise, case, realpath, containment) and reports whether it is inside, as one of
+the server's tools judges it before touching the disk. When it is not, or nothing is there,
+it lists under "Did you mean" the existing entries the input nearly named: the name in
+another case or Unicode form, with trailing dots or spaces, percent-decoded, or cut by a raw
+"#", "?" or space. Only the deepest existing folder inside the root is read.
 
 Options:
   --root <uri-or-path>               the workspace root (required)
+  --tool <name>                      ${wrapped(
+    [
+      ...`the tool whose judgement is traced (default: ${DEFAULT_TOOL}). ${ITSELF.join(', ')} judge a link at the last name itself; the others follow it. There are no grants here, so the server's read-only rule for tools that change files is not applied. One of:`.split(' '),
+      ...PATH_TOOL_NAMES.map((name, i) => (i < PATH_TOOL_NAMES.length - 1 ? `${name},` : name)),
+    ],
+    58,
+    OPTION_INDENT,
+  )}
   --platform linux|darwin|win32      whose path rules apply (default: this machine's); another
                                      platform is simulated: the filesystem is not consulted
   --case auto|sensitive|insensitive  how names are compared (default: auto, asks the filesystem)
@@ -28,11 +54,13 @@ Exit status: 0 inside, 3 outside or refused, 2 usage error.
 
 Examples:
   boundary-inspector trace 'file:///srv/ws/%2e%2e/private.md' --root file:///srv/ws
+  boundary-inspector trace escape-link --root /srv/ws --tool get_file_info
   boundary-inspector trace 'file:///C:/ws/a.txt' --root 'file:///c%3A/ws' --platform win32 --json
 `;
 
-export function traceJson(result: Trace) {
+export function traceJson(result: Trace, tool: ToolName = DEFAULT_TOOL) {
   return {
+    tool,
     verdict: result.verdict,
     code: result.code,
     stage: result.stage,
@@ -56,6 +84,7 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
     args,
     {
       root: { type: 'string' },
+      tool: { type: 'string' },
       ...platformOption,
       case: { type: 'string' },
       symlinks: { type: 'string' },
@@ -69,15 +98,19 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
     return EXIT.ok;
   }
   if (values.root === undefined) throw new UsageError('--root <uri-or-path> is required');
+  const tool = values.tool ?? DEFAULT_TOOL;
+  if (!isToolName(tool) || !PATH_TOOL_NAMES.includes(tool)) throw new UsageError(`--tool must be one of ${PATH_TOOL_NAMES.join(', ')}; got ${JSON.stringify(tool)}`);
+  const { followFinal, acts } = OPERATIONS[tool];
   const platform = platformFrom(values.platform, host);
   const root = prepareRoot(values.root, {
     platform,
     policy: policyFrom(values),
     ...(platform === host ? { fs: nodeFileSystem } : {}),
   });
-  // One root only: no other workspace to point to, so near misses come from the disk alone.
-  const result = withNearMisses(traceAgainst(root, positionals[0]!), root);
-  if (values.json) io.stdout.write(`${JSON.stringify(traceJson(result))}\n`);
-  else io.stdout.write(renderTrace(result, { color: Boolean(io.stdout.isTTY) && !('NO_COLOR' in io.env) }));
+  // One root only: no other workspace to point to, so near misses come from the disk alone; and
+  // no grant, so no read-only rule.
+  const result = withNearMisses(traceAgainst(root, positionals[0]!, { followFinal }), root);
+  if (values.json) io.stdout.write(`${JSON.stringify(traceJson(result, tool))}\n`);
+  else io.stdout.write(renderTrace(result, { color: Boolean(io.stdout.isTTY) && !('NO_COLOR' in io.env), operation: { tool, acts } }));
   return result.verdict === 'inside' ? EXIT.ok : EXIT.refused;
 }

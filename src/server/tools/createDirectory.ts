@@ -18,7 +18,7 @@ export const createDirectory = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'write',
   async run({ path }, scope) {
-    const checked = scope.check(path, { followFinal: false });
+    const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
     const uri = scope.uriOf(checked.path);
     const kind = checked.trace.kind;
@@ -31,7 +31,7 @@ export const createDirectory = defineTool({
     if (kind === 'file' || kind === 'other') {
       throw Object.assign(new Error(`${checked.path} already exists and is not a folder`), { code: 'EEXIST' });
     }
-    const refusal = scope.recheck(checked, { followFinal: false });
+    const refusal = scope.recheck(checked);
     if (refusal) return refused(refusal);
     // Each missing name is made through its anchored parent; a folder that appeared meanwhile is
     // opened instead (still idempotent), and a link that appeared stops the call.

@@ -19,12 +19,12 @@ export const deletePath = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   access: 'write',
   async run({ path, recursive }, scope) {
-    const checked = scope.check(path, { followFinal: false, replaces: true });
+    const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
     const kind = checked.trace.kind;
     if (kind === 'missing' || kind === null) throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
     if (scope.isWorkspaceRoot(checked.path)) throw new Error('delete_path never deletes the workspace folder itself');
-    const refusal = scope.recheck(checked, { followFinal: false, replaces: true });
+    const refusal = scope.recheck(checked);
     if (refusal) return refused(refusal);
     // A folder's contents are removed through descriptors of each folder; links inside are removed as links.
     remove(scope.anchor, checked.path, kind, recursive === true);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { traceAgainst } from '../../core/index.js';
-import { defineTool, ok, pathField } from '../tool.js';
+import { NEAR_MISS_WHYS, verdictFor, withNearMisses, type NearMissWhy } from '../../core/index.js';
+import { DEFAULT_TOOL, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
+import { defineTool, ok, otherWorkspaces, pathField } from '../tool.js';
 
 const stageSchema = z.object({
   stage: z.string().describe('parse, refusals, decode, normalise, case, realpath or containment.'),
@@ -11,30 +12,65 @@ const stageSchema = z.object({
   note: z.string().describe('What it noticed; empty when nothing.'),
 });
 
+const nearMissSchema = z.object({
+  path: z.string().describe('The existing entry (for why = workspace, the path as given, which lies in that workspace).'),
+  uri: z.string().describe('Its file: URI: the spelling to send instead.'),
+  why: z.enum(NEAR_MISS_WHYS as [NearMissWhy, ...NearMissWhy[]]).describe('How it differs: case, unicode, percent-encoding, trailing-dot-space, or another granted workspace.'),
+  workspace: z.string().optional().describe('For why = workspace: the workspace URI to pass as workspaceUri.'),
+});
+
+/** The tools that act on a link at the last name rather than follow it. */
+const ITSELF = PATH_TOOL_NAMES.filter((name) => !OPERATIONS[name].followFinal);
+
 export const explainPath = defineTool({
   name: 'explain_path',
   title: 'Explain how a path is judged',
   description:
     'Traces a path or URI against the workspace through every stage (parse, refusals, decode, normalise, case, realpath, containment) ' +
-    'and reports the verdict, the deciding stage, the refusal code and the reason. Call it to see why a path was refused. Changes nothing.',
-  input: { path: pathField },
+    'exactly as one tool would judge it before touching the disk, and reports the verdict, the deciding stage, the refusal code and the reason, ' +
+    `with existing entries the path nearly named. Tools differ: ${ITSELF.join(', ')} act on a link at the ` +
+    'last name itself, where reading follows it; tools that change files are refused in a read-only workspace. ' +
+    'Call it with the refused tool to see why a path was refused. Changes nothing.',
+  input: {
+    path: pathField,
+    tool: z
+      .enum(PATH_TOOL_NAMES as [ToolName, ...ToolName[]])
+      .optional()
+      .describe(`The tool whose judgement is explained (default ${DEFAULT_TOOL}): pass the tool that was refused, or that you mean to call.`),
+  },
   output: z.object({
-    verdict: z.enum(['inside', 'outside', 'refused']).describe('inside, outside, or refused on its form.'),
+    tool: z.string().describe('The tool whose judgement this is.'),
+    acts: z.string().describe('What that tool does with the path, which decides how it is judged.'),
+    verdict: z.enum(['inside', 'outside', 'refused']).describe('inside (the tool would go ahead), outside, or refused (on its form, or by the grant\'s rights).'),
     code: z.string().nullable().describe('The stable refusal code, null when inside.'),
-    stage: z.string().describe('The stage that decided.'),
+    stage: z.string().describe('The stage that decided; server for a change refused by a read-only grant.'),
     reason: z.string().describe('Why, in words.'),
     path: z.string().nullable().describe('The real path (where a link chain landed), or the lexical path.'),
     stages: z.array(stageSchema).describe('Every stage that ran, in order.'),
+    nearMisses: z.array(nearMissSchema).describe('Existing entries the path nearly named, when it was not inside or names nothing; often empty.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',
-  async run({ path }, scope) {
-    const trace = traceAgainst(scope.grant.root, path);
-    const rows = trace.stages.map((stage) => `${stage.stage === trace.stage ? '>' : ' '} ${stage.stage}: ${stage.status}${stage.note ? ` (${stage.note})` : ''}`);
-    const text = `${trace.verdict.toUpperCase()}${trace.code ? ` (${trace.code} at ${trace.stage})` : ''}: ${trace.reason}\n${rows.join('\n')}`;
+  async run({ path, tool = DEFAULT_TOOL }, scope) {
+    // Judged, never checked: an explanation is not a refusal, and is not logged as one.
+    const judged = scope.judge(path, tool);
+    const trace = withNearMisses(judged.trace, scope.grant.root, { otherWorkspaces: otherWorkspaces(scope.state, scope.grant) });
+    const { refusal } = judged;
+    const verdict = refusal === null ? 'inside' : verdictFor(refusal.code);
+    const code = refusal?.code ?? null;
+    const stage = refusal?.stage ?? trace.stage;
+    const reason = refusal?.reason ?? trace.reason;
+    const { acts } = OPERATIONS[tool];
+
+    const rows = trace.stages.map((row) => `${row.stage === stage ? '>' : ' '} ${row.stage}: ${row.status}${row.note ? ` (${row.note})` : ''}`);
+    const lines = [`As ${tool} judges it (${acts}):`, `${verdict.toUpperCase()}${code ? ` (${code} at ${stage})` : ''}: ${reason}`, ...rows];
+    if (trace.nearMisses.length > 0) {
+      lines.push('Did you mean:');
+      for (const miss of trace.nearMisses) lines.push(`  ${miss.uri} (${miss.why}${miss.workspace !== undefined ? `, in workspace ${miss.workspace}` : ''})`);
+    }
     return ok(
-      { verdict: trace.verdict, code: trace.code, stage: trace.stage, reason: trace.reason, path: trace.path, stages: [...trace.stages] },
-      text,
+      { tool, acts, verdict, code, stage, reason, path: refusal?.path ?? trace.path, stages: [...trace.stages], nearMisses: [...trace.nearMisses] },
+      lines.join('\n'),
     );
   },
 });

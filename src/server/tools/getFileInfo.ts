@@ -30,8 +30,8 @@ export const getFileInfo = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',
   async run({ path }, scope) {
-    // Not followed: a link is the subject here, and its target may lie outside.
-    const checked = scope.check(path, { followFinal: false });
+    // Not followed (OPERATIONS.get_file_info): a link is the subject here, and its target may lie outside.
+    const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
     if (checked.trace.kind === 'missing') throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
     const { stats, linkTarget } = describe(scope.anchor, checked.path);

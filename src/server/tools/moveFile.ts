@@ -1,7 +1,10 @@
 import path from 'node:path';
 import * as z from 'zod';
 import { destinationExists, move } from '../anchored.js';
-import { defineTool, ok, refused } from '../tool.js';
+import { defineTool, ok, refused, type CheckOptions } from '../tool.js';
+
+/** The destination is a new name: a link there is not followed, and it must not exist, so nothing is replaced. */
+const DESTINATION: CheckOptions = { followFinal: false, replaces: false };
 
 export const moveFile = defineTool({
   name: 'move_file',
@@ -26,10 +29,10 @@ export const moveFile = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'write',
   async run({ source, destination }, scope) {
-    // Neither end is followed: a link is the thing moved, and a link at the destination is not a way out.
-    const from = scope.check(source, { followFinal: false, replaces: true });
+    // The source as OPERATIONS.move_file judges it: a link there is the thing moved.
+    const from = scope.check(source);
     if (!from.ok) return refused(from);
-    const to = scope.check(destination, { followFinal: false });
+    const to = scope.check(destination, DESTINATION);
     if (!to.ok) return refused(to);
 
     const kind = from.trace.kind;
@@ -40,9 +43,9 @@ export const moveFile = defineTool({
       throw Object.assign(new Error(`cannot move the folder ${from.path} into itself (${to.path})`), { code: 'EINVAL' });
     }
 
-    const fromRefusal = scope.recheck(from, { followFinal: false, replaces: true });
+    const fromRefusal = scope.recheck(from);
     if (fromRefusal) return refused(fromRefusal);
-    const toRefusal = scope.recheck(to, { followFinal: false });
+    const toRefusal = scope.recheck(to, DESTINATION);
     if (toRefusal) return refused(toRefusal);
 
     move(scope.anchor, from.path, to.path, kind);

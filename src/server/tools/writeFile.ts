@@ -22,9 +22,9 @@ export const writeFile = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   access: 'write',
   async run({ path, content }, scope) {
-    const checked = scope.check(path, { followFinal: false, replaces: true });
+    const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const { created, refusal } = writeAnchored(scope.anchor, checked.path, content, () => scope.recheck(checked, { followFinal: false, replaces: true }));
+    const { created, refusal } = writeAnchored(scope.anchor, checked.path, content, () => scope.recheck(checked));
     if (refusal) return refused(refusal);
     const bytes = Buffer.byteLength(content);
     return ok(
