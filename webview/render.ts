@@ -329,14 +329,15 @@ export function renderRefusals(list: HTMLOListElement, entries: readonly Refusal
   list.replaceChildren(...entries.map((entry) => {
     const time = el('time', 'refusal-time', shortTime(entry.time));
     time.dateTime = entry.time;
+    // The tool first: what was refused is the question a person scanning the list asks.
     const head = el('span', 'refusal-head', undefined,
-      time,
-      document.createTextNode(' '),
       el('span', 'refusal-tool', entry.tool),
       document.createTextNode(' '),
       el('span', codeClass(entry.code), entry.code),
       document.createTextNode(' at '),
       el('span', 'refusal-stage', entry.stage),
+      document.createTextNode(' '),
+      time,
     );
     const button = el('button', 'refusal', undefined,
       head,

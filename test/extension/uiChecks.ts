@@ -292,7 +292,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
   });
 
   await check("the refusal list shows the suite's delete_path ERR_OUTSIDE refusal, and clicking it loads its trace", async (frame) => {
-    const isOurs = (text: string) => text.includes('ERR_OUTSIDE') && text.includes('delete_path') && text.includes(evilUri);
+    // Each entry opens with the tool that was refused.
+    const isOurs = (text: string) => text.startsWith('delete_path ') && text.includes('ERR_OUTSIDE') && text.includes(evilUri);
     const state = await waitForPanel(frame, 'no ERR_OUTSIDE delete_path refusal in #bi-refusals', (state) => state.refusals.some(isOurs), 20_000);
     const index = state.refusals.findIndex(isOurs);
     await frame.click(`#bi-refusals li:nth-child(${index + 1}) button`);
@@ -319,6 +320,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
 
   await check('an encoded dot-dot (%2e%2e) is outside, decided at containment', async (frame) => {
     const input = `${workspaceUri}/%2e%2e/outside/secret.txt`;
+    // Opening the logged delete_path refusal chose its tool: read again, as most tools do.
+    await frame.selectOption('#bi-tool', 'read_text_file');
     await traceInput(frame, input);
     await waitForPanel(frame, '%2e%2e was not refused at containment', decidingOutside(input));
   });
