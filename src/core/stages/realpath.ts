@@ -44,6 +44,17 @@ export interface ResolveOptions {
   readonly judgeTarget?: (hop: LinkHop, link: SplitPath, landing: SplitPath) => Omit<ResolveFailure, 'links'> | undefined;
   /** Decides whether a dangling chain lands inside (dangling) or outside (escape). */
   readonly landsInside?: (landed: SplitPath) => boolean;
+  /**
+   * A folder already resolved to its real path (the workspace root, at start-up). When `start`
+   * begins with exactly its names, the walk begins there instead of looking each of them up again.
+   */
+  readonly resolved?: SplitPath;
+}
+
+function beginsWith(path: SplitPath, folder: SplitPath): boolean {
+  if (path.prefix !== folder.prefix || path.names.length < folder.names.length) return false;
+  for (let i = 0; i < folder.names.length; i++) if (path.names[i] !== folder.names[i]) return false;
+  return true;
 }
 
 function splitLinkTarget(target: string, platform: Platform): { absolute: SplitPath | null; names: string[] } {
@@ -72,8 +83,9 @@ export function resolveReal(
   options: ResolveOptions,
 ): { ok: true; value: Resolved } | ({ ok: false } & ResolveFailure) {
   let prefix = start.prefix;
-  let names: string[] = [];
-  const queue: Pending[] = start.names.map((name) => ({ name, fromLink: null }));
+  const known = options.resolved !== undefined && beginsWith(start, options.resolved) ? options.resolved.names.length : 0;
+  let names: string[] = start.names.slice(0, known);
+  const queue: Pending[] = start.names.slice(known).map((name) => ({ name, fromLink: null }));
   const links: LinkHop[] = [];
   let kind: EntryKind = 'directory';
   let existingAncestor: string | undefined;
@@ -263,6 +275,7 @@ export function realpath(
   const belowRoot = (split: SplitPath) => isInside(root.real, split, comparison) && split.names.length > root.real.names.length;
   const resolution = resolveReal(ctx.fs, compared.split, ctx.platform, {
     followFinal,
+    resolved: root.real,
     judgeLink: (link, split) =>
       ctx.policy.symlinks === 'refuse' && belowRoot(split)
         ? {
