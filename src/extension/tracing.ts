@@ -5,32 +5,25 @@
  * tested without an editor.
  */
 import {
-  isInside,
   prepareRoot,
-  splitAbsolute,
   traceAgainst,
   withNearMisses,
   type OtherWorkspace,
   type Platform,
   type Policy,
-  type PreparedRoot,
-  type SplitPath,
   type Trace,
 } from '../core/index.js';
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
 import type { RootChoice, ServerNote, TraceRequest } from '../shared/messages.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, type ToolName } from '../shared/operations.js';
+import { readOnlyReason, type RightsGrant } from '../shared/rights.js';
 
 export interface Traced {
   readonly trace: Trace;
   readonly serverNote: ServerNote | null;
 }
 
-interface Granted {
-  readonly uri: string;
-  readonly rights: 'read' | 'read-write';
-  readonly root: Extract<PreparedRoot, { ok: true }>;
-}
+type Granted = RightsGrant;
 
 /**
  * Traces a request from the panel. `roots` are the panel's root choices (their rights are the
@@ -73,15 +66,7 @@ function workspacePaths(grant: Granted): OtherWorkspace[] {
   return paths;
 }
 
-function rootOf(grant: Granted): SplitPath {
-  return grant.root.real ?? grant.root.split;
-}
-
-/**
- * The server's rule for rights (src/server/tool.ts): after the trace lets a change in, the deepest
- * grant holding the path's folder decides, and a change that replaces the path also needs every
- * grant at or below it writable. Its reason is worded as the server words it.
- */
+/** The server's rule for rights (src/shared/rights.ts), worded as the server words it. */
 function serverNote(trace: Trace, tool: ToolName, roots: readonly RootChoice[], granted: () => readonly Granted[], host: Platform): ServerNote | null {
   const operation = OPERATIONS[tool];
   if (!operation.changes || trace.verdict !== 'inside' || trace.path === null) return null;
@@ -92,21 +77,8 @@ function serverNote(trace: Trace, tool: ToolName, roots: readonly RootChoice[], 
     // Another platform's paths do not compare with this machine's grants: the named one decides.
     return named.rights === 'read' ? readOnly(`${trace.root} is granted read-only; ${tool} changes files.`) : null;
   }
-  const grants = granted();
-  const target = splitAbsolute(trace.path, host);
-  if (target === null || target.names.length === 0) return null;
-  const folder: SplitPath = { prefix: target.prefix, names: target.names.slice(0, -1) };
-  let deepest: Granted | undefined;
-  for (const grant of grants) {
-    if (!isInside(rootOf(grant), folder, grant.root.comparison)) continue;
-    if (deepest === undefined || rootOf(grant).names.length > rootOf(deepest).names.length) deepest = grant;
-  }
-  if (deepest?.rights === 'read') return readOnly(`${trace.path} lies inside ${deepest.uri}, which is granted read-only; ${tool} changes files.`);
-  if (!operation.replaces) return null;
-  const below = grants.filter((grant) => grant.rights === 'read' && isInside(target, rootOf(grant), grant.root.comparison));
-  if (below.length === 0) return null;
-  const held = below.map((grant) => grant.uri).join(', ');
-  return readOnly(`${trace.path} holds ${held}, granted read-only; ${tool} would change ${below.length === 1 ? 'it' : 'them'} with ${trace.path}.`);
+  const reason = readOnlyReason(granted(), host, tool, trace.path, operation.replaces);
+  return reason === undefined ? null : readOnly(reason);
 }
 
 function readOnly(reason: string): ServerNote {

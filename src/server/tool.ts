@@ -2,6 +2,7 @@ import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontex
 import * as z from 'zod';
 import { isInside, pathToUri, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../core/index.js';
 import { isToolName, OPERATIONS, type Operation, type ToolName } from '../shared/operations.js';
+import { readOnlyReason } from '../shared/rights.js';
 import type { Grant } from './grants.js';
 import { refusalFromTrace, serverRefusal, type ServerRefusal } from './refusal.js';
 import type { RefusalLog } from './refusalLog.js';
@@ -110,46 +111,6 @@ export interface CheckOptions {
   readonly replaces?: boolean;
 }
 
-function rootOf(grant: Grant) {
-  return grant.root.real ?? grant.root.split;
-}
-
-/**
- * Which grant's rights hold for a change to a path: the most specific one, whichever workspace
- * the call named. A change makes, replaces or removes the path's entry in its folder, so the
- * deepest workspace holding that folder decides: a read-write workspace nested in a read-only one
- * is writable inside, but its own folder can be neither removed nor renamed; a read-only one
- * nested in a read-write one is not writable.
- */
-function decidingGrant(grants: readonly Grant[], path: string, platform: ServerState['platform']): Grant | undefined {
-  const target = splitAbsolute(path, platform);
-  if (target === null || target.names.length === 0) return undefined;
-  const split = { prefix: target.prefix, names: target.names.slice(0, -1) };
-  let deepest: Grant | undefined;
-  for (const grant of grants) {
-    if (!isInside(rootOf(grant), split, grant.root.comparison)) continue;
-    if (deepest === undefined || rootOf(grant).names.length > rootOf(deepest).names.length) deepest = grant;
-  }
-  return deepest;
-}
-
-/** The read-only workspaces at or below a path: removing or replacing the path would change them. */
-function readOnlyGrantsBelow(grants: readonly Grant[], path: string, platform: ServerState['platform']): Grant[] {
-  const split = splitAbsolute(path, platform);
-  if (split === null) return [];
-  return grants.filter((grant) => grant.rights === 'read' && isInside(split, rootOf(grant), grant.root.comparison));
-}
-
-/** Why a change to a checked path is refused by the rights of the grants, or undefined when it may go ahead. */
-function readOnlyReason(state: ServerState, tool: string, path: string, replaces: boolean): string | undefined {
-  const deciding = decidingGrant(state.grants, path, state.platform);
-  if (deciding?.rights === 'read') return `${path} lies inside ${deciding.uri}, which is granted read-only; ${tool} changes files.`;
-  const below = replaces ? readOnlyGrantsBelow(state.grants, path, state.platform) : [];
-  if (below.length === 0) return undefined;
-  const held = below.map((grant) => grant.uri).join(', ');
-  return `${path} holds ${held}, granted read-only; ${tool} would change ${below.length === 1 ? 'it' : 'them'} with ${path}.`;
-}
-
 /**
  * URIs of recently answered paths: making one parses a URL, and agents ask about the same paths
  * again and again. Bounded in entries and in the length of what it keeps.
@@ -196,7 +157,7 @@ export function makeScope(state: ServerState, grant: Grant, tool: string, worksp
   const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>): Judged => {
     const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal });
     if (trace.verdict !== 'inside' || trace.path === null) return { trace, refusal: refusalFromTrace(trace) };
-    const readOnly = operation.changes ? readOnlyReason(state, as, trace.path, operation.replaces) : undefined;
+    const readOnly = operation.changes ? readOnlyReason(state.grants, state.platform, as, trace.path, operation.replaces) : undefined;
     if (readOnly === undefined) return { trace, refusal: null };
     return { trace, refusal: { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace } };
   };
