@@ -4,8 +4,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { comparisonKey, isInside, joinSplit, splitAbsolute, type Comparison, type Platform, type SplitPath } from '../core/index.js';
 import { contextFor } from '../core/root.js';
 import { decideComparison } from '../core/stages/casePolicy.js';
-import { MAX_LINK_HOPS, resolveReal } from '../core/stages/realpath.js';
-import { isReservedDeviceName } from '../core/win32Names.js';
+import { normalisationForm } from '../core/paths.js';
+import { chainRules, MAX_LINK_HOPS, resolveReal } from '../core/stages/realpath.js';
+import { reservedDeviceOf } from '../core/win32Names.js';
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
 
 /** What an audit reports. The order is the text report's: what breaks first, the informational last. */
@@ -239,8 +240,8 @@ function utf8Name(raw: Buffer): string | null {
 /** Which of the Win32 naming rules (and macOS's) a name breaks, each as a clause. */
 export function portabilityRules(name: string): string[] {
   const rules: string[] = [];
-  if (isReservedDeviceName(name)) {
-    const device = name.replace(/[.:].*$/s, '').replace(/ +$/, '').toUpperCase();
+  const device = reservedDeviceOf(name);
+  if (device !== undefined) {
     rules.push(`${device} is a reserved device name on Windows, so there this name opens the device, not a file`);
   }
   if (/[. ]$/.test(name)) {
@@ -263,14 +264,15 @@ export function portabilityRules(name: string): string[] {
 function judgeLink(linkPath: string, root: SplitPath, comparison: Comparison, platform: Platform): Finding | undefined {
   const split = splitAbsolute(linkPath, platform);
   if (!split) return undefined;
-  const belowRoot = (at: SplitPath) => at.names.length > root.names.length && isInside(root, at, comparison);
+  const chain = chainRules(root, comparison);
   const resolution = resolveReal(nodeFileSystem, split, platform, {
     followFinal: true,
-    // As src/core/stages/realpath.ts: cut the chain where a link below the root leads outside,
-    // before anything there is looked up (so one that leaves and comes back is an escape).
-    judgeTarget: (_hop, link, landing) =>
-      belowRoot(link) && !isInside(root, landing, comparison) ? { code: 'ERR_SYMLINK_ESCAPE', reason: '', landed: landing } : undefined,
-    landsInside: (landed) => isInside(root, landed, comparison),
+    // The server's rule; the finding also says where the cut chain was headed.
+    judgeTarget: (hop, link, landing) => {
+      const cut = chain.judgeTarget(hop, link, landing);
+      return cut && { ...cut, landed: landing };
+    },
+    landsInside: chain.landsInside,
   });
   const hops = resolution.ok ? resolution.value.links : resolution.links;
   const leaving = hops[hops.length - 1];
@@ -353,9 +355,7 @@ function listed(shown: readonly string[], total: number): string {
 }
 
 function formOf(name: string): string {
-  const nfc = name === name.normalize('NFC');
-  const nfd = name === name.normalize('NFD');
-  return nfc ? 'NFC' : nfd ? 'NFD' : 'neither NFC nor NFD';
+  return normalisationForm(name) ?? 'neither NFC nor NFD';
 }
 
 function quote(name: string): string {

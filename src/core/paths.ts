@@ -21,6 +21,12 @@ export function toNfc(text: string): string {
   return ASCII.test(text) ? text : text.normalize('NFC');
 }
 
+/** The Unicode normalisation form a name is already in, or null when it is in neither. */
+export function normalisationForm(name: string): 'NFC' | 'NFD' | null {
+  if (name === toNfc(name)) return 'NFC';
+  return name === name.normalize('NFD') ? 'NFD' : null;
+}
+
 export function separator(platform: Platform): '/' | '\\' {
   return platform === 'win32' ? '\\' : '/';
 }

@@ -16,11 +16,16 @@ const RESERVED_BASE = /^(?:CON|PRN|AUX|NUL|CONIN\$|CONOUT\$|COM[0-9\u00b9\u00b2\
  * and `NUL : x` all open NUL (as Go's isReservedName reads them).
  */
 export function isReservedDeviceName(name: string): boolean {
+  return reservedDeviceOf(name) !== undefined;
+}
+
+/** The device a name opens (`NUL` for `nul .txt`), or undefined when it names no device. */
+export function reservedDeviceOf(name: string): string | undefined {
   // Every reserved name starts with C, P, A, N or L: most names are ruled out without a regex.
   const first = name.charCodeAt(0) | 0x20;
-  if (first !== 0x63 && first !== 0x70 && first !== 0x61 && first !== 0x6e && first !== 0x6c) return false;
+  if (first !== 0x63 && first !== 0x70 && first !== 0x61 && first !== 0x6e && first !== 0x6c) return undefined;
   const base = name.replace(/[.:].*$/s, '').replace(/ +$/, '');
-  return RESERVED_BASE.test(base);
+  return RESERVED_BASE.test(base) ? base.toUpperCase() : undefined;
 }
 
 /**

@@ -8,7 +8,6 @@ import {
   prepareRoot,
   traceAgainst,
   withNearMisses,
-  type OtherWorkspace,
   type Platform,
   type Policy,
   type Trace,
@@ -16,7 +15,7 @@ import {
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
 import type { RootChoice, ServerNote, TraceRequest } from '../shared/messages.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, type ToolName } from '../shared/operations.js';
-import { readOnlyReason, type RightsGrant } from '../shared/rights.js';
+import { readOnlyReason, workspacesBeside, type RightsGrant } from '../shared/grants.js';
 
 export interface Traced {
   readonly trace: Trace;
@@ -41,7 +40,7 @@ export function traceRequest(request: TraceRequest, roots: readonly RootChoice[]
   const trace = onHost
     ? withNearMisses(traced, root, {
         fs: nodeFileSystem,
-        otherWorkspaces: traced.verdict === 'outside' ? granted().filter((grant) => grant.uri !== request.root).flatMap(workspacePaths) : [],
+        otherWorkspaces: traced.verdict === 'outside' ? workspacesBeside(granted(), request.root) : [],
       })
     : traced;
   return { trace, serverNote: serverNote(trace, tool, roots, granted, host) };
@@ -59,14 +58,7 @@ function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platf
   return grants;
 }
 
-/** A workspace by its path as given and by its real path, so a trace's real path meets either. */
-function workspacePaths(grant: Granted): OtherWorkspace[] {
-  const paths = [{ uri: grant.uri, path: grant.root.path }];
-  if (grant.root.realPath !== null && grant.root.realPath !== grant.root.path) paths.push({ uri: grant.uri, path: grant.root.realPath });
-  return paths;
-}
-
-/** The server's rule for rights (src/shared/rights.ts), worded as the server words it. */
+/** The server's rule for rights (src/shared/grants.ts), worded as the server words it. */
 function serverNote(trace: Trace, tool: ToolName, roots: readonly RootChoice[], granted: () => readonly Granted[], host: Platform): ServerNote | null {
   const operation = OPERATIONS[tool];
   if (!operation.changes || trace.verdict !== 'inside' || trace.path === null) return null;

@@ -2,7 +2,7 @@ import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontex
 import * as z from 'zod';
 import { isInside, pathToUri, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../core/index.js';
 import { isToolName, OPERATIONS, type Operation, type ToolName } from '../shared/operations.js';
-import { readOnlyReason } from '../shared/rights.js';
+import { readOnlyReason, workspacesBeside } from '../shared/grants.js';
 import type { Grant } from './grants.js';
 import { refusalFromTrace, serverRefusal, type ServerRefusal } from './refusal.js';
 import type { RefusalLog } from './refusalLog.js';
@@ -139,7 +139,7 @@ function operationOf(tool: string, access: 'read' | 'write'): Operation {
 
 /** The other granted workspaces, for near misses that lie in one of them. */
 export function otherWorkspaces(state: ServerState, grant: Grant): OtherWorkspace[] {
-  return state.grants.filter((other) => other !== grant).map((other) => ({ uri: other.uri, path: other.root.realPath ?? other.root.path }));
+  return workspacesBeside(state.grants, grant.uri);
 }
 
 export function makeScope(state: ServerState, grant: Grant, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {

@@ -1,5 +1,5 @@
 import { firstDifference } from '../containment.js';
-import { joinSplit, type SplitPath } from '../paths.js';
+import { joinSplit, normalisationForm, type SplitPath } from '../paths.js';
 import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
 import type { Realised } from './realpath.js';
 
@@ -10,7 +10,7 @@ export interface RootPaths {
 
 /** Names the form and bytes of a name, for names that look alike on screen. */
 function unicodeForm(name: string): string {
-  const form = name === name.normalize('NFC') ? 'NFC' : name === name.normalize('NFD') ? 'NFD' : 'mixed form';
+  const form = normalisationForm(name) ?? 'mixed form';
   return `${form}, ${new TextEncoder().encode(name).length} bytes`;
 }
 

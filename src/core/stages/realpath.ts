@@ -3,7 +3,7 @@ import { joinNames, joinSplit, splitAbsolute, type SplitPath } from '../paths.js
 import { passed, refused, skipped, type StageContext, type StageOutcome } from '../stage.js';
 import type { EntryKind, FileSystemPort, LinkHop, Platform, RefusalCode } from '../types.js';
 import { classifyPath } from './parse.js';
-import type { Compared } from './casePolicy.js';
+import type { Compared, Comparison } from './casePolicy.js';
 
 /** Linux's MAXSYMLINKS: more hops than this in one resolution is taken as a loop. */
 export const MAX_LINK_HOPS = 40;
@@ -226,6 +226,28 @@ export interface Realised extends Compared {
   readonly links: readonly LinkHop[];
 }
 
+/**
+ * How a chain of links is judged against a workspace whose real path is `root`. A chain that
+ * leaves the workspace is refused at the first link below the root whose text leads outside,
+ * before anything outside is looked up: whether its target exists, or where it leads on, is never
+ * learnt or told (so a chain that leaves and comes back in is an escape too). A dangling chain
+ * escapes when it would land outside. The realpath stage and the workspace audit judge alike.
+ */
+export function chainRules(root: SplitPath, comparison: Comparison) {
+  const belowRoot = (split: SplitPath) => isInside(root, split, comparison) && split.names.length > root.names.length;
+  return {
+    belowRoot,
+    judgeTarget: (hop: LinkHop, link: SplitPath, landing: SplitPath): Omit<ResolveFailure, 'links'> | undefined =>
+      belowRoot(link) && !isInside(root, landing, comparison)
+        ? {
+            code: 'ERR_SYMLINK_ESCAPE',
+            reason: `The link ${hop.link} points to ${JSON.stringify(hop.target)}, which leads outside the workspace. Use a path whose links stay inside the workspace.`,
+          }
+        : undefined,
+    landsInside: (landed: SplitPath) => isInside(root, landed, comparison),
+  };
+}
+
 function realNotes({ links, kind, existingAncestor }: Resolved, followFinal: boolean): string[] {
   const notes = links.map((hop) => `${hop.link} -> ${hop.target}`);
   if (existingAncestor !== undefined) notes.push(`does not exist yet: resolved up to ${existingAncestor}, the rest taken lexically`);
@@ -272,7 +294,8 @@ export function realpath(
   }
   const quick = resolveWithoutLinks(ctx.fs, compared.split, ctx.platform, followFinal);
   if (quick) return passed('realpath', { input, output: input, rule: policyRule, notes: realNotes(quick, followFinal) }, realised(compared, quick.real, quick.kind, quick.links));
-  const belowRoot = (split: SplitPath) => isInside(root.real, split, comparison) && split.names.length > root.real.names.length;
+  const chain = chainRules(root.real, comparison);
+  const belowRoot = chain.belowRoot;
   const resolution = resolveReal(ctx.fs, compared.split, ctx.platform, {
     followFinal,
     resolved: root.real,
@@ -283,16 +306,8 @@ export function realpath(
             reason: `${link} is a symbolic link below the root, and the symlink policy is refuse. Use the link's target directly, or set the symlink policy to contain.`,
           }
         : undefined,
-    // A chain that leaves the workspace is refused at that link, before anything outside is
-    // looked up: whether its target exists, or where it leads on, is never learnt or told.
-    judgeTarget: (hop, link, landing) =>
-      belowRoot(link) && !isInside(root.real, landing, comparison)
-        ? {
-            code: 'ERR_SYMLINK_ESCAPE',
-            reason: `The link ${hop.link} points to ${JSON.stringify(hop.target)}, which leads outside the workspace. Use a path whose links stay inside the workspace.`,
-          }
-        : undefined,
-    landsInside: (landed) => isInside(root.real, landed, comparison),
+    judgeTarget: chain.judgeTarget,
+    landsInside: chain.landsInside,
   });
   if (!resolution.ok) {
     const landed = resolution.landed ? joinSplit(resolution.landed, ctx.platform) : undefined;

@@ -1,4 +1,7 @@
 /**
+ * What the server and the inspector both read from the grants: the other workspaces a path may
+ * lie in, and the rule for rights.
+ *
  * The rule for rights, shared by the server (which enforces it) and the inspector (which explains
  * it): after the trace lets a change in, the most specific grant decides, whichever workspace the
  * call named. A change makes, replaces or removes the path's entry in its folder, so the deepest
@@ -7,7 +10,7 @@
  * in a read-write one is not writable. A change that replaces the path also needs every workspace
  * at or below it writable.
  */
-import { isInside, splitAbsolute, type Platform, type PreparedRoot, type SplitPath } from '../core/index.js';
+import { isInside, splitAbsolute, type OtherWorkspace, type Platform, type PreparedRoot, type SplitPath } from '../core/index.js';
 
 export interface RightsGrant {
   readonly uri: string;
@@ -41,4 +44,15 @@ export function readOnlyReason(grants: readonly RightsGrant[], platform: Platfor
   if (below.length === 0) return undefined;
   const held = below.map((grant) => grant.uri).join(', ');
   return `${path} holds ${held}, granted read-only; ${tool} would change ${below.length === 1 ? 'it' : 'them'} with ${path}.`;
+}
+
+/** The grants other than `except`, each by its path as given and by its real path, so a trace's path meets either. */
+export function workspacesBeside(grants: readonly RightsGrant[], except: string): OtherWorkspace[] {
+  const beside: OtherWorkspace[] = [];
+  for (const grant of grants) {
+    if (grant.uri === except) continue;
+    beside.push({ uri: grant.uri, path: grant.root.path });
+    if (grant.root.realPath !== null && grant.root.realPath !== grant.root.path) beside.push({ uri: grant.uri, path: grant.root.realPath });
+  }
+  return beside;
 }
