@@ -4,6 +4,7 @@ import type { WorkspaceAuditor } from './audit.js';
 import { AUDIT_COMMAND, VIEW_TYPE } from './ids.js';
 import { grantNoteText, ServerProvider, PROVIDER_ID, refusalLogPath } from './mcpProvider.js';
 import type { PanelContext } from './panel.js';
+import { checkServerSandbox, type CheckedSandbox } from './protection.js';
 import { readSettings } from './settings.js';
 
 type PanelModule = typeof import('./panel.js');
@@ -39,6 +40,24 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
   const provider = new ServerProvider(context.extensionUri, refusalLogPath(context), () => panelModule?.InspectorPanel.visible?.refresh());
   context.subscriptions.push(provider, vscode.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, provider));
 
+  // The server checks its sandbox for the arguments it is given, once per set; the panel shows the answer when it comes.
+  let checked: { readonly version: string; sandbox?: CheckedSandbox } | undefined;
+  const checkedSandbox = (): CheckedSandbox | undefined => {
+    const launch = provider.launch();
+    if (launch.args.length === 0) return undefined;
+    if (checked?.version !== launch.version) {
+      const asked: { readonly version: string; sandbox?: CheckedSandbox } = { version: launch.version };
+      checked = asked;
+      const server = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
+      void checkServerSandbox(process.execPath, server, launch.args).then((sandbox) => {
+        if (sandbox === undefined || checked !== asked) return;
+        asked.sandbox = sandbox;
+        panelModule?.InspectorPanel.visible?.refresh();
+      });
+    }
+    return checked.sandbox;
+  };
+
   const panelContext: PanelContext = {
     extensionUri: context.extensionUri,
     logPath: provider.refusalLog,
@@ -48,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     audits: () => ({ audits: auditor?.audits ?? [], running: auditor?.isRunning ?? false }),
     // The panel shows the results itself: no notification to point at them.
     runAudit: () => void loadAuditor().then((loaded) => loaded.run(undefined, { quiet: true })),
+    checkedSandbox,
   };
   const rootOf = (uri: vscode.Uri) => vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() ?? null;
 

@@ -5,7 +5,7 @@ import { hostPlatform } from '../host/node.js';
 import { assertNever, type AuditSummary, type ExtensionMessage, type PanelState, type RootChoice, type WebviewMessage } from '../shared/messages.js';
 import { PATH_TOOL_NAMES } from '../shared/operations.js';
 import { VIEW_TYPE } from './ids.js';
-import { hostProtection } from './protection.js';
+import { hostProtection, type CheckedSandbox } from './protection.js';
 import { RefusalFeed } from './refusalFeed.js';
 import { traceRequest } from './tracing.js';
 
@@ -19,6 +19,8 @@ export interface PanelContext {
   /** The last audit of each folder, and whether one is running. */
   audits(): { readonly audits: readonly AuditSummary[]; readonly running: boolean };
   runAudit(): void;
+  /** The server's own check of its sandbox for the current grants, once it has answered. */
+  checkedSandbox(): CheckedSandbox | undefined;
 }
 
 /** For text and attribute values alike: a translated string may hold any of these. */
@@ -112,7 +114,7 @@ export class InspectorPanel {
       settings: this.context.settings(),
       grantNote: this.context.grantNote(),
       logPath: this.context.logPath,
-      layers: hostProtection(),
+      layers: hostProtection(this.context.checkedSandbox()),
       state,
     };
   }

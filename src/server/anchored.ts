@@ -317,11 +317,26 @@ export function anchorOf(grant: { readonly realPath: string }, platform: Platfor
 }
 
 // ---------------------------------------------------------------------------------------------
-// Temporary files: one recognisable pattern, `.bi.<name hash>.<pid>.<random>.tmp`, short and of
-// fixed length whatever the target's name, so a 255-byte name can still be written.
+// Temporary files: one recognisable pattern, `.bi.<name hash>.<pid>-<pid namespace>.<random>.tmp`
+// (both numbers in base 36),
+// short whatever the target's name, so a 255-byte name can still be written. A pid means something
+// only in its PID namespace, and every sandboxed server has one of its own (where it is pid 2 or 3).
 // ---------------------------------------------------------------------------------------------
 
-export const TEMPORARY_NAME = /^\.bi\.([0-9a-f]{8})\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+export const TEMPORARY_NAME = /^\.bi\.([0-9a-f]{8})\.([0-9a-z]+)-([0-9a-z]+)\.[0-9a-f]{8}\.tmp$/;
+
+/** A writer in another PID namespace cannot be asked whether it lives: its temporaries are stale past this age. */
+export const FOREIGN_TEMPORARY_STALE_MS = 10 * 60 * 1000;
+
+/** This process's PID namespace, by its inode number (base 36, as the pid, to keep names short); 0 where it cannot be read. */
+const pidNamespace = (() => {
+  try {
+    return Number(/\[(\d+)\]/.exec(fs.readlinkSync('/proc/self/ns/pid'))?.[1] ?? 0).toString(36);
+  } catch {
+    return '0';
+  }
+})();
+const writerTag = `${process.pid.toString(36)}-${pidNamespace}`;
 const inFlight = new Set<string>();
 
 /** Hashes of recently written names: a client rewrites the same files. */
@@ -352,7 +367,7 @@ function randomHex4(): string {
 }
 
 export function temporaryNameFor(name: string): string {
-  return `.bi.${nameHash(name)}.${process.pid}.${randomHex4()}.tmp`;
+  return `.bi.${nameHash(name)}.${writerTag}.${randomHex4()}.tmp`;
 }
 
 function processAlive(pid: number): boolean {
@@ -361,6 +376,16 @@ function processAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether the writer of a temporary file is gone: asked of the process in this namespace, judged by the file's age in another. */
+function writerGone(folder: Folder, entry: string, pid: number, namespace: string): boolean {
+  if (namespace === pidNamespace && pidNamespace !== '0') return pid === process.pid || !processAlive(pid);
+  try {
+    return Date.now() - fs.lstatSync(folder.child(entry)).mtimeMs > FOREIGN_TEMPORARY_STALE_MS;
+  } catch {
+    return false;
   }
 }
 
@@ -398,8 +423,7 @@ function removeStaleTemporaries(folder: Folder, name: string): void {
     if (!entry.startsWith(prefix)) continue;
     const match = TEMPORARY_NAME.exec(entry);
     if (!match || inFlight.has(entry)) continue;
-    const pid = Number(match[2]);
-    if (pid !== process.pid && processAlive(pid)) continue;
+    if (!writerGone(folder, entry, parseInt(match[2]!, 36), match[3]!)) continue;
     try {
       fs.unlinkSync(folder.child(entry));
     } catch {

@@ -1,24 +1,22 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Duplex } from 'node:stream';
 import { hostPlatform, nodeFileSystem, realPathOr } from '../host/node.js';
 import { isInside, splitAbsolute, type Platform } from '../core/index.js';
 import { buildGrants, type Grant } from './grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError } from './options.js';
+import { RefusalChannel, relayRefusals } from './refusalChannel.js';
 import { RefusalLog } from './refusalLog.js';
 import {
-  findOnPath,
-  probeSandbox,
-  SANDBOX_ENV,
-  SANDBOX_EXEC,
   sandboxInside,
-  sandboxLaunch,
-  sandboxMechanism,
+  STARTED_INSIDE,
+  startInSandbox,
   WINDOWS_SANDBOX_DETAIL,
   type SandboxConfig,
-  type SandboxMechanism,
+  type SandboxStarted,
   type SandboxState,
 } from './sandbox.js';
+import { sandboxMarker } from './sandboxEnvironment.js';
 import type { ServerState } from './tool.js';
 
 const log = (message: string) => process.stderr.write(`boundary-inspector: ${message}\n`);
@@ -78,35 +76,27 @@ function grantHoldingLog(log: string, grants: readonly Grant[], platform: Platfo
   return undefined;
 }
 
-/** Re-runs this same command inside the sandbox; the parent only waits and passes the exit status on. */
-function relaunchInside(launch: { command: string; args: string[] }, mechanism: SandboxMechanism): void {
-  // The whole environment goes through: VS Code's binary runs as node only under ELECTRON_RUN_AS_NODE.
-  const child = spawn(launch.command, launch.args, { stdio: 'inherit', env: { ...process.env, [SANDBOX_ENV]: mechanism } });
+/**
+ * The launcher's part once the server runs inside: it stays outside, passes signals on, writes the
+ * refusal log the server inside feeds it, and exits with the server's status once the last line
+ * is written.
+ */
+function relayInside({ child, channel, mechanism }: SandboxStarted, refusalLog: RefusalLog): void {
+  if (refusalLog.file !== undefined && channel instanceof Duplex) relayRefusals(channel, refusalLog);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {
     log(`could not start inside ${mechanism}: ${error.message}`);
     process.exit(1);
   });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  child.on('exit', (code, signal) => {
+    void refusalLog.settled().then(() => process.exit(code ?? (signal ? 1 : 0)));
+  });
 }
 
-/** Relaunches inside this platform's sandbox when it works here; otherwise says why there is none. */
-function sandboxOrWhyNot(config: SandboxConfig, script: string): 'relaunched' | SandboxState {
-  const mechanism = sandboxMechanism(config.platform);
-  if (mechanism === undefined) return { active: false, mechanism: null, detail: WINDOWS_SANDBOX_DETAIL };
-  if (mechanism === 'bubblewrap') {
-    const bwrap = findOnPath('bwrap', process.env);
-    if (bwrap === undefined) return { active: false, mechanism: null, detail: 'bubblewrap (bwrap) is not installed; install it to confine what the server can see and write' };
-    config = { ...config, bwrap };
-  }
-  if (mechanism === 'sandbox-exec' && !fs.existsSync(SANDBOX_EXEC)) return { active: false, mechanism: null, detail: `${SANDBOX_EXEC} is missing` };
-  const why = probeSandbox(config, process.env);
-  if (why !== undefined) {
-    const what = mechanism === 'bubblewrap' ? 'bubblewrap could not start the server\'s sandbox here' : 'sandbox-exec could not start the runtime under the server\'s profile';
-    return { active: false, mechanism: null, detail: `${what} (${why})` };
-  }
-  relaunchInside(sandboxLaunch(config, config.runtime, [...process.execArgv, script, ...process.argv.slice(2)]), mechanism);
-  return 'relaunched';
+/** The start-up line's account of the sandbox: what it hides, what is missing from it, or why there is none. */
+function sandboxLine(sandbox: SandboxState): string {
+  if (sandbox.active) return `sandbox: ${sandbox.detail}`;
+  return sandbox.mechanism === null ? `sandbox: none, ${sandbox.detail}` : sandbox.detail;
 }
 
 /**
@@ -134,7 +124,9 @@ export function runServer(args: readonly string[]): number | 'serving' {
     return 2;
   }
   const refusalLog = options.refusalLog === undefined ? undefined : path.resolve(options.refusalLog);
-  if (refusalLog) {
+  const marker = sandboxMarker(process.env);
+  // Inside the sandbox the log is not visible: the launcher outside checked it and writes it.
+  if (refusalLog && marker === undefined) {
     // Checked before its folder is made: a refused log leaves nothing behind in the workspace.
     const holder = grantHoldingLog(refusalLog, grants, platform);
     if (holder !== undefined) {
@@ -161,32 +153,48 @@ export function runServer(args: readonly string[]): number | 'serving' {
     runtime: process.execPath,
     script,
   };
-  let sandbox: SandboxState = sandboxInside(process.env, sandboxConfig) ?? {
-    active: false,
-    mechanism: null,
-    detail: platform === 'win32' ? WINDOWS_SANDBOX_DETAIL : 'turned off (--sandbox off)',
-  };
-  if (!sandbox.active && options.sandbox === 'auto') {
-    const outcome = sandboxOrWhyNot(sandboxConfig, script);
-    if (outcome === 'relaunched') return 'serving';
-    sandbox = outcome;
+  // First, inside: the launcher waits for this byte to know the sandbox was set up and the server runs.
+  if (marker?.channel !== undefined) {
+    try {
+      fs.writeSync(marker.channel, STARTED_INSIDE);
+    } catch {
+      // a launcher that does not listen
+    }
   }
+  const onLogError = (error: Error) => log(`could not write the refusal log: ${error.message}`);
+  const fileLog = () => new RefusalLog(refusalLog, options.refusalLogBytes, onLogError);
 
-  const state: ServerState = {
-    grants,
-    platform,
-    sandbox,
-    log: new RefusalLog(refusalLog, options.refusalLogBytes, (error) => log(`could not write the refusal log: ${error.message}`)),
-    logger: log,
+  /** Serves in this process, which is the sandboxed one, or one without a sandbox (`sandbox` says why). */
+  const serveHere = (sandbox: SandboxState) => {
+    if (options.checkSandbox) {
+      process.stdout.write(`${JSON.stringify(sandbox)}\n`);
+      return;
+    }
+    // Inside, the log is the launcher's to write: lines go over the channel it handed in.
+    const refusals =
+      marker?.channel === undefined || marker.refusalLog === undefined
+        ? fileLog()
+        : new RefusalLog(marker.refusalLog, options.refusalLogBytes, onLogError, new RefusalChannel(marker.channel, onLogError));
+    const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log };
+    // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
+    import('./serve.js').then(
+      ({ serve }) => serve(state),
+      (error: Error) => {
+        log(`could not start: ${error.message}`);
+        process.exitCode = 1;
+      },
+    );
+    log(`serving ${grants.map((grant) => `${grant.uri} (${grant.rights})`).join(', ')}; ${sandboxLine(sandbox)}`);
   };
-  // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
-  import('./serve.js').then(
-    ({ serve }) => serve(state),
-    (error: Error) => {
-      log(`could not start: ${error.message}`);
-      process.exitCode = 1;
-    },
-  );
-  log(`serving ${grants.map((grant) => `${grant.uri} (${grant.rights})`).join(', ')}; sandbox: ${sandbox.active ? sandbox.detail : `none, ${sandbox.detail}`}`);
+
+  const inside = sandboxInside(process.env, sandboxConfig);
+  if (inside !== undefined) serveHere(inside);
+  else if (options.sandbox === 'off') serveHere({ active: false, mechanism: null, detail: platform === 'win32' ? WINDOWS_SANDBOX_DETAIL : 'turned off (--sandbox off)' });
+  else {
+    // Nothing reads stdin until this settles: where the sandbox does not start, this process serves.
+    void startInSandbox(sandboxConfig, process.execPath, [...process.execArgv, script, ...process.argv.slice(2)], process.env).then((started) =>
+      'child' in started ? relayInside(started, fileLog()) : serveHere(started),
+    );
+  }
   return 'serving';
 }

@@ -12,6 +12,8 @@ export interface ServeOptions {
   readonly refusalLogBytes: number;
   readonly policy: Partial<Policy>;
   readonly sandbox: 'auto' | 'off';
+  /** Start the sandbox, check it from inside as the server would, print what it found as JSON and exit. */
+  readonly checkSandbox: boolean;
 }
 
 export const serveHelp = `Usage: boundary-inspector serve --workspace <uri> [--workspace <uri> ...] [options]
@@ -30,6 +32,9 @@ Options:
   --symlinks contain|refuse     links below a workspace (default: contain)
   --sandbox auto|off            run inside bubblewrap (Linux) or sandbox-exec (macOS) where it works,
                                 seeing only the workspaces; Windows has none (default: auto)
+  --check-sandbox               start the sandbox for these workspaces, check it from inside as the
+                                server does at start-up, print {active, mechanism, detail} as JSON
+                                and exit without serving
   -h, --help                    show this help
 
 Exit status: 2 when the arguments or a workspace are refused at start-up.
@@ -61,6 +66,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         case: { type: 'string' },
         symlinks: { type: 'string' },
         sandbox: { type: 'string' },
+        'check-sandbox': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -82,5 +88,6 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     refusalLogBytes: size,
     policy: parsedPolicy.policy,
     sandbox: oneOf('sandbox', values.sandbox, ['auto', 'off'] as const) ?? 'auto',
+    checkSandbox: values['check-sandbox'] === true,
   };
 }

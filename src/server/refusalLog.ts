@@ -62,6 +62,12 @@ export function boundedLine(given: RefusalRecord, maxBytes: number): string {
   return `${JSON.stringify({ tool, time, workspaceUri: null, input: '', code, stage, reason: '', trace: null, truncated: true })}\n`;
 }
 
+/** Where the log's lines go: a file on disk, or the channel to the launcher that writes one. */
+export interface LogSink {
+  /** Writes `text`, which holds `lines` whole lines; resolves once they are written (or reported lost). */
+  write(text: string, lines: number): Promise<void>;
+}
+
 interface Queued {
   readonly line: string;
   readonly done: () => void;
@@ -85,12 +91,17 @@ export class RefusalLog {
   private unwritten = 0;
   private readonly lineBytes: number;
 
+  private readonly sink: LogSink | undefined;
+
+  /** `file` is where the lines land; `sink` writes them, by default to that file, rotating past `maxBytes`. */
   constructor(
     readonly file: string | undefined,
     private readonly maxBytes: number,
     private readonly onError: (error: Error) => void,
+    sink?: LogSink,
   ) {
     this.lineBytes = Math.min(MAX_LOG_LINE_BYTES, Math.floor(maxBytes / 2));
+    this.sink = sink ?? (file === undefined ? undefined : new LogFile(file, maxBytes, onError));
   }
 
   /** Records one refusal, stamped now. */
@@ -108,7 +119,7 @@ export class RefusalLog {
   }
 
   append(record: RefusalRecord): Promise<void> {
-    if (this.file === undefined) return Promise.resolve();
+    if (this.sink === undefined) return Promise.resolve();
     let line: string;
     try {
       line = boundedLine(record, this.lineBytes);
@@ -116,6 +127,17 @@ export class RefusalLog {
       this.onError(error as Error);
       return Promise.resolve();
     }
+    return this.enqueue(line);
+  }
+
+  /** A line that is no refusal: a note of what the log could not hold, cut to a field's length. */
+  note(text: string): Promise<void> {
+    if (this.sink === undefined) return Promise.resolve();
+    const cut = { any: false };
+    return this.enqueue(`${JSON.stringify({ time: new Date().toISOString(), note: cutStrings(text, MAX_LOG_FIELD_CHARS, cut) })}\n`);
+  }
+
+  private enqueue(line: string): Promise<void> {
     if (this.queue.length >= MAX_QUEUED_LINES || this.queuedBytes + line.length > MAX_QUEUED_BYTES) {
       this.dropped += 1;
       return Promise.resolve();
@@ -149,7 +171,7 @@ export class RefusalLog {
   }
 
   private async drain(): Promise<void> {
-    const file = this.file!;
+    const sink = this.sink!;
     try {
       while (this.queue.length > 0 || this.dropped > 0) {
         const batch = this.queue;
@@ -163,25 +185,38 @@ export class RefusalLog {
         // In parts of at most the rotation size, so rotation keeps the log near its limit.
         let part = '';
         let partBytes = 0;
+        let partLines = 0;
         for (const line of lines) {
           const bytes = Buffer.byteLength(line);
           if (part !== '' && partBytes + bytes > this.maxBytes) {
-            await this.write(file, part);
+            await sink.write(part, partLines);
             part = '';
             partBytes = 0;
+            partLines = 0;
           }
           part += line;
           partBytes += bytes;
+          partLines += 1;
         }
-        if (part !== '') await this.write(file, part);
+        if (part !== '') await sink.write(part, partLines);
         for (const entry of batch) entry.done();
       }
     } finally {
       this.writing = undefined;
     }
   }
+}
 
-  private async write(file: string, text: string): Promise<void> {
+/** The log on disk: appended to, and rotated to `<file>.1` when the next lines would pass `maxBytes`. */
+export class LogFile implements LogSink {
+  constructor(
+    readonly file: string,
+    private readonly maxBytes: number,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  async write(text: string): Promise<void> {
+    const file = this.file;
     try {
       await fsp.mkdir(path.dirname(file), { recursive: true });
       const size = await fsp.stat(file).then((stats) => stats.size, () => 0);
@@ -194,10 +229,10 @@ export class RefusalLog {
   }
 
   /**
-   * Moves the log to `<file>.1`. Inside the sandbox both are bind-mounted files, which cannot be
-   * renamed (EBUSY, EXDEV, or EROFS in the read-only folder around them): their bytes are copied
-   * over `<file>.1` and the log is emptied instead. Should the copy fail, the log is still
-   * emptied (and the failure reported): it must stay bounded.
+   * Moves the log to `<file>.1`. Where the files cannot be renamed (a log the user may append to in
+   * a folder they may not change, a file that is a mount point: EACCES, EBUSY, EXDEV, EROFS), their
+   * bytes are copied over `<file>.1` and the log is emptied instead. Should the copy fail, the log
+   * is still emptied (and the failure reported): it must stay bounded.
    */
   private async rotate(file: string): Promise<void> {
     try {

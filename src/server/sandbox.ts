@@ -1,13 +1,19 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns, type StdioOptions } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Platform } from '../core/index.js';
 import type { Rights } from './grants.js';
 import { findOnPath, realPathOr } from '../host/node.js';
 import { WINDOWS_SANDBOX_DETAIL } from '../shared/layers.js';
 import { seatbeltProfile } from './seatbelt.js';
+import { closeInheritedDescriptors } from './descriptors.js';
+import { seccompArchitecture, seccompFilter } from './seccomp.js';
+import { sandboxGaps } from './sandboxCheck.js';
+import { namespacesOf, sandboxEnvironment, sandboxMarker, SANDBOX_ENV, type SandboxMarker, type SandboxMechanism } from './sandboxEnvironment.js';
 
-export type SandboxMechanism = 'bubblewrap' | 'sandbox-exec';
+export { SANDBOX_ENV, type SandboxMechanism };
 
 /** The third layer: what the operating system itself stops, whatever the server's code does. */
 export interface SandboxState {
@@ -15,9 +21,6 @@ export interface SandboxState {
   readonly mechanism: SandboxMechanism | null;
   readonly detail: string;
 }
-
-/** Set on the sandboxed child so it knows it is inside and does not sandbox itself again. */
-export const SANDBOX_ENV = 'BOUNDARY_INSPECTOR_SANDBOX';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
@@ -33,7 +36,10 @@ export interface SandboxWorkspace {
 export interface SandboxConfig {
   readonly platform: Platform;
   readonly workspaces: readonly SandboxWorkspace[];
-  /** The refusal log, absolute; it and `<file>.1` are bound as single files, never their folder. */
+  /**
+   * The refusal log, absolute. The launcher outside writes it, fed over a channel by the server
+   * inside, which never sees the log's files.
+   */
   readonly refusalLog?: string | undefined;
   /** The runtime binary (`process.execPath`; VS Code's own binary under ELECTRON_RUN_AS_NODE). */
   readonly runtime: string;
@@ -41,9 +47,42 @@ export interface SandboxConfig {
   readonly script?: string | undefined;
   /** Linux: the bubblewrap binary. */
   readonly bwrap?: string | undefined;
+  /**
+   * Linux: give the sandbox a user namespace of its own (the default). Off only as the fallback
+   * where the kernel refuses one; the server inside then reports the sandbox incomplete.
+   */
+  readonly userNamespace?: boolean | undefined;
+  /** Linux: the processor the seccomp filter is built for (`process.arch` unless given). */
+  readonly arch?: string | undefined;
+}
+
+/** The descriptors a sandboxed child is handed besides stdio: bwrap reads and closes the first. */
+export const SECCOMP_FD = 3;
+export const LAUNCHER_CHANNEL_FD = 4;
+/** What the program inside writes first on the channel, once it runs: the sandbox was set up. */
+export const STARTED_INSIDE = 'R';
+
+/** How to start a command inside the sandbox: spawn it with `spawnSandboxed` or `spawnSandboxedSync`. */
+export interface SandboxLaunch {
+  readonly command: string;
+  readonly args: string[];
+  /** The whole environment of the launch: the allowlist and the marker, nothing of the caller's. */
+  readonly env: Record<string, string>;
+  /** The seccomp program bubblewrap reads from SECCOMP_FD; absent where there is none. */
+  readonly seccomp?: Buffer | undefined;
 }
 
 export { findOnPath };
+
+/** A setuid-root bubblewrap (as some distributions install it) cannot limit user namespaces with --disable-userns. */
+function isSetuidRoot(binary: string): boolean {
+  try {
+    const stats = fs.statSync(binary);
+    return stats.uid === 0 && (stats.mode & 0o4000) !== 0;
+  } catch {
+    return false;
+  }
+}
 
 function linkTarget(target: string): string | undefined {
   try {
@@ -71,30 +110,29 @@ function byDepth<T>(items: readonly T[], pathOf: (item: T) => string): T[] {
   return [...items].sort((a, b) => depth(pathOf(a)) - depth(pathOf(b)));
 }
 
-/** The refusal log and its rotated copy: the only files writable outside the workspaces. */
-function refusalLogFiles(refusalLog: string | undefined): string[] {
-  return refusalLog === undefined ? [] : [refusalLog, `${refusalLog}.1`];
-}
-
-/** Creates the refusal log's files, empty and private, where they do not exist yet. */
-function createRefusalLogFiles(refusalLog: string | undefined): void {
-  for (const file of refusalLogFiles(refusalLog)) fs.closeSync(fs.openSync(file, 'a', 0o600));
-}
-
 /** Where the runtime libraries live on Linux; a merged-/usr system has links here, recreated as links. */
 const SYSTEM_FOLDERS = ['/usr', '/lib', '/lib64', '/lib32', '/libx32', '/bin', '/sbin'];
 const LOADER_FILES = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d'];
+/**
+ * /proc files that are not namespaced and tell of the host: the keys of the session keyring the
+ * sandbox inherits (listed to root), the kernel's timers and scheduler. Covered with /dev/null.
+ */
+const PROC_MASKED = ['/proc/keys', '/proc/key-users', '/proc/timer_list', '/proc/sched_debug'];
 
 /**
  * bubblewrap arguments, from its empty root: an empty /tmp, the runtime and its libraries
  * read-only, the server bundle read-only, each workspace at its real path (read-only or writable,
- * parents first so the nested grant wins), and the refusal log's two files writable. Then the
- * root and /tmp are made read-only, so nothing outside the binds can be written. No network, no
- * shared IPC, no home. Reads the filesystem (which system folders are links) but changes nothing.
+ * parents first so the nested grant wins). Then the root, /tmp and /dev are made read-only, so
+ * nothing outside the read-write workspaces can be written. Namespaces of its own for everything
+ * (user, PID, IPC, UTS, network, cgroup), a new session (no controlling terminal to type into), no
+ * capabilities, and the environment `env` alone. Reads the filesystem (which system folders are
+ * links, whether bwrap is setuid) but changes nothing.
  */
-export function bubblewrapArgs(config: SandboxConfig): string[] {
+export function bubblewrapArgs(config: SandboxConfig, env: Readonly<Record<string, string>> = {}, seccomp = false): string[] {
   // /tmp first: a runtime or a bundle under /tmp (a checkout there) must not be hidden by it.
-  const args: string[] = ['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'];
+  const args: string[] = ['--proc', '/proc'];
+  for (const file of PROC_MASKED) if (exists(file)) args.push('--ro-bind', '/dev/null', file);
+  args.push('--dev', '/dev', '--tmpfs', '/tmp');
   const visible: string[] = [];
   const readOnly = (target: string) => {
     args.push('--ro-bind', target, target);
@@ -128,46 +166,104 @@ export function bubblewrapArgs(config: SandboxConfig): string[] {
     args.push('--symlink', workspace.realPath, workspace.path);
     spellings.push(workspace.path);
   }
-  for (const file of refusalLogFiles(config.refusalLog)) args.push('--bind', file, file);
 
   // Last, once every mount point exists; a workspace at / or at /tmp (or above it) keeps its own rights.
+  // /dev stays writable where a device is (writing /dev/null works on a read-only mount); /dev/shm does not.
   const workspaceAt = (folder: string) => workspaces.some((w) => within(folder, w.realPath));
-  if (!workspaceAt('/tmp')) args.push('--remount-ro', '/tmp');
-  if (!workspaceAt('/')) args.push('--remount-ro', '/');
+  for (const folder of ['/tmp', '/dev', '/']) if (!workspaceAt(folder)) args.push('--remount-ro', folder);
 
-  args.push(
-    '--unshare-net',
-    '--unshare-ipc',
-    '--die-with-parent',
-    '--setenv', 'HOME', '/nonexistent',
-    // Its file is not in the sandbox (and there is no network to use it on): node would warn at every start.
-    '--unsetenv', 'NODE_EXTRA_CA_CERTS',
-  );
+  const userNamespace = config.userNamespace ?? true;
+  if (userNamespace) args.push('--unshare-user');
+  // Nested user namespaces off (bwrap sets the sandbox's limit to what it already has); a setuid bwrap refuses this, and the seccomp filter refuses them anyway.
+  if (userNamespace && !isSetuidRoot(config.bwrap ?? 'bwrap')) args.push('--disable-userns');
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-net', '--unshare-cgroup-try', '--new-session', '--cap-drop', 'ALL', '--die-with-parent');
+  if (seccomp) args.push('--seccomp', String(SECCOMP_FD));
+  args.push('--clearenv');
+  for (const [name, value] of Object.entries(env)) args.push('--setenv', name, value);
   return args;
 }
 
 /**
- * How to run `command args` inside exactly the sandbox the server runs in. The server's relaunch
- * and the tests both come through here; it creates the refusal log's files when missing (bwrap
- * binds only what exists). Throws on a platform without one.
+ * How to run `command args` inside exactly the sandbox the server runs in: the server's relaunch,
+ * its start-up probe and the tests all come through here. Throws on a platform without one.
  */
-export function sandboxLaunch(config: SandboxConfig, command: string, args: readonly string[]): { command: string; args: string[] } {
-  if (config.platform === 'linux') {
-    createRefusalLogFiles(config.refusalLog);
-    return { command: config.bwrap ?? 'bwrap', args: [...bubblewrapArgs(config), '--', command, ...args] };
+export function sandboxLaunch(config: SandboxConfig, command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): SandboxLaunch {
+  const mechanism = sandboxMechanism(config.platform);
+  const channel = { channel: LAUNCHER_CHANNEL_FD, ...(config.refusalLog === undefined ? {} : { refusalLog: config.refusalLog }) };
+  if (mechanism === 'bubblewrap') {
+    const arch = seccompArchitecture(config.arch ?? process.arch);
+    const marker: SandboxMarker = {
+      mechanism,
+      outside: namespacesOf('self'),
+      seccomp: arch !== undefined,
+      ...channel,
+    };
+    const inside = sandboxEnvironment(env, marker);
+    return {
+      command: config.bwrap ?? 'bwrap',
+      args: [...bubblewrapArgs(config, inside, arch !== undefined), '--', command, ...args],
+      env: inside,
+      seccomp: arch === undefined ? undefined : seccompFilter(arch),
+    };
   }
-  if (config.platform === 'darwin') {
-    createRefusalLogFiles(config.refusalLog);
+  if (mechanism === 'sandbox-exec') {
+    const marker: SandboxMarker = { mechanism, ...channel };
     const profile = seatbeltProfile({
       // Seatbelt judges the path the kernel resolved, in the disk's own case.
       workspaces: config.workspaces.map((w) => ({ ...w, realPath: realPathOr(w.realPath) })),
-      refusalLogFiles: refusalLogFiles(config.refusalLog).map(realPathOr),
       runtime: [...new Set([config.runtime, realPathOr(config.runtime)])],
+      libraries: config.runtime === process.execPath ? loadedLibraries() : [],
       script: config.script === undefined ? [] : [...new Set([config.script, realPathOr(config.script)])],
     });
-    return { command: SANDBOX_EXEC, args: ['-p', profile, command, ...args] };
+    return { command: SANDBOX_EXEC, args: ['-p', profile, command, ...args], env: sandboxEnvironment(env, marker) };
   }
   throw new Error(`there is no operating-system sandbox for this server on ${config.platform}`);
+}
+
+/** The shared libraries this process has loaded, as opened and by their real paths (Node's diagnostic report lists them). */
+function loadedLibraries(): string[] {
+  const report = process.report?.getReport() as { sharedObjects?: unknown } | undefined;
+  const objects = Array.isArray(report?.sharedObjects) ? report.sharedObjects.filter((item): item is string => typeof item === 'string') : [];
+  return [...new Set(objects.flatMap((library) => [library, realPathOr(library)]))];
+}
+
+/**
+ * Runs `use` with the launch's seccomp program readable from a descriptor: a private file, unlinked
+ * at once, so nothing is left on disk and the descriptor is all there is. Closed afterwards.
+ */
+function withSeccompDescriptor<T>(launch: SandboxLaunch, use: (fd: number | 'ignore') => T): T {
+  if (launch.seccomp === undefined) return use('ignore');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'bi-seccomp-'));
+  const file = path.join(folder, 'filter');
+  let fd: number;
+  try {
+    fs.writeFileSync(file, launch.seccomp, { mode: 0o600 });
+    fd = fs.openSync(file, 'r');
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+  try {
+    return use(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** stdio for a sandboxed child: the caller's three, the seccomp program, and the channel to the launcher (a socket). */
+function sandboxStdio(stdio: readonly ('inherit' | 'pipe' | 'ignore')[], seccompFd: number | 'ignore'): StdioOptions {
+  return [...stdio, seccompFd, 'pipe'];
+}
+
+/** Starts a launch; `child.stdio[LAUNCHER_CHANNEL_FD]` is the launcher's end of the channel. */
+export function spawnSandboxed(launch: SandboxLaunch, stdio: readonly ('inherit' | 'pipe' | 'ignore')[] = ['inherit', 'inherit', 'inherit']): ChildProcess {
+  // spawn has duplicated the descriptor into the child by the time it returns.
+  return withSeccompDescriptor(launch, (fd) => spawn(launch.command, launch.args, { stdio: sandboxStdio(stdio, fd), env: launch.env }));
+}
+
+export function spawnSandboxedSync(launch: SandboxLaunch, options: { timeout?: number; input?: string } = {}): SpawnSyncReturns<string> {
+  return withSeccompDescriptor(launch, (fd) =>
+    spawnSync(launch.command, launch.args, { stdio: sandboxStdio(['pipe', 'pipe', 'pipe'], fd), env: launch.env, encoding: 'utf8', ...options }),
+  );
 }
 
 export function sandboxMechanism(platform: Platform): SandboxMechanism | undefined {
@@ -176,41 +272,114 @@ export function sandboxMechanism(platform: Platform): SandboxMechanism | undefin
   return undefined;
 }
 
+/** A command started inside the sandbox: its process (bwrap or sandbox-exec), how it was launched, and the launcher's end of the channel. */
+export interface SandboxStarted {
+  readonly child: ChildProcess;
+  readonly launch: SandboxLaunch;
+  readonly mechanism: SandboxMechanism;
+  readonly channel: Readable;
+}
+
+/** The sandboxes to try, tightest first: where the kernel refuses a user namespace, the same without one (which the server inside reports incomplete). */
+function sandboxAttempts(config: SandboxConfig): SandboxConfig[] {
+  return config.platform === 'linux' ? [config, { ...config, userNamespace: false }] : [config];
+}
+
 /**
- * Whether the sandbox starts here, tried with the very arguments the server would run under
- * (containers often forbid namespaces; a profile may not load): undefined when it does,
- * otherwise why not. The script's `--help` proves the runtime and the bundle both load inside.
+ * Spawns a launch and waits until the program inside says it runs (its first byte on the channel)
+ * or the sandbox's process ends first: bubblewrap fails before it starts anything (a kernel that
+ * refuses a namespace, a container's policy) and reads nothing from stdin, so the launcher may
+ * still try without it. bwrap's stderr is passed on, and its first line kept as the reason.
  */
-export function probeSandbox(config: SandboxConfig, env: NodeJS.ProcessEnv): string | undefined {
-  let launch;
-  try {
-    launch = sandboxLaunch(config, config.runtime, config.script === undefined ? ['--version'] : [config.script, '--help']);
-  } catch (error) {
-    return (error as Error).message;
+function startOnce(launch: SandboxLaunch, mechanism: SandboxMechanism): Promise<SandboxStarted | string> {
+  return new Promise((resolve) => {
+    const child = spawnSandboxed(launch, ['inherit', 'inherit', 'pipe']);
+    const channel = child.stdio[LAUNCHER_CHANNEL_FD] as Readable;
+    let said = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (said.length < 4096) said += chunk.toString();
+      process.stderr.write(chunk);
+    });
+    const failed = (why: string) => {
+      channel.removeListener('readable', onReadable);
+      resolve(said.trim().split('\n')[0] || why);
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => failed(`exit status ${code ?? signal}`);
+    const onError = (error: Error) => failed(error.message);
+    const onReadable = () => {
+      const first = channel.read(1) as Buffer | null;
+      if (first === null) return;
+      channel.removeListener('readable', onReadable);
+      child.removeListener('exit', onExit);
+      child.removeListener('error', onError);
+      if (first.toString() === STARTED_INSIDE) resolve({ child, launch, mechanism, channel });
+      else {
+        child.kill('SIGKILL');
+        resolve('the program inside did not announce itself');
+      }
+    };
+    channel.on('readable', onReadable);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+}
+
+/**
+ * Starts `command args` inside this platform's sandbox when it works here, or says why there is
+ * none. The server's relaunch and the attack probe both start this way; the program inside writes
+ * STARTED_INSIDE on the channel first. Before anything is spawned, every descriptor this process
+ * inherited is closed, so none reaches the sandbox.
+ */
+export async function startInSandbox(config: SandboxConfig, command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<SandboxStarted | SandboxState> {
+  const mechanism = sandboxMechanism(config.platform);
+  if (mechanism === undefined) return { active: false, mechanism: null, detail: WINDOWS_SANDBOX_DETAIL };
+  if (mechanism === 'bubblewrap') {
+    const bwrap = config.bwrap ?? findOnPath('bwrap', env);
+    if (bwrap === undefined) return { active: false, mechanism: null, detail: 'bubblewrap (bwrap) is not installed; install it to confine what the server can see and write' };
+    config = { ...config, bwrap };
   }
-  const probe = spawnSync(launch.command, launch.args, { env, encoding: 'utf8', timeout: 10_000 });
-  if (probe.status === 0) return undefined;
-  const said = `${probe.error?.message ?? ''} ${probe.stderr ?? ''}`.trim().split('\n')[0] ?? '';
-  return said === '' ? `exit status ${probe.status ?? probe.signal}` : said;
+  if (mechanism === 'sandbox-exec' && !fs.existsSync(SANDBOX_EXEC)) return { active: false, mechanism: null, detail: `${SANDBOX_EXEC} is missing` };
+  closeInheritedDescriptors(env);
+  let why: string | undefined;
+  for (const attempt of sandboxAttempts(config)) {
+    let launch: SandboxLaunch;
+    try {
+      launch = sandboxLaunch(attempt, command, args, env);
+    } catch (error) {
+      return { active: false, mechanism: null, detail: (error as Error).message };
+    }
+    const started = await startOnce(launch, mechanism);
+    if (typeof started !== 'string') return started;
+    why ??= started;
+  }
+  const what = mechanism === 'bubblewrap' ? 'bubblewrap could not start the server\'s sandbox here' : 'sandbox-exec could not start the runtime under the server\'s profile';
+  return { active: false, mechanism: null, detail: `${what} (${why})` };
 }
 
 /** What the sandbox shows the server, in a sentence `list_workspaces` can carry. */
 export function sandboxDetail(mechanism: SandboxMechanism, config: SandboxConfig): string {
   const writable = config.workspaces.filter((w) => w.rights === 'read-write').map((w) => w.realPath);
   const readOnly = config.workspaces.filter((w) => w.rights === 'read').map((w) => w.realPath);
-  const log = config.refusalLog === undefined ? '' : `; the refusal log ${config.refusalLog} (and ${config.refusalLog}.1) is writable, not its folder`;
+  const log = config.refusalLog === undefined ? '' : `; the refusal log ${config.refusalLog} is written by the launcher outside, never seen inside`;
   const shown = `${readOnly.length > 0 ? `; read-only: ${readOnly.join(', ')}` : ''}; writable: ${writable.join(', ') || 'no workspace'}${log}`;
   if (mechanism === 'bubblewrap') {
-    return `bubblewrap: the server sees only the runtime and its libraries, its own bundle, an empty read-only /tmp and the workspaces${shown}; no home folder, no network`;
+    return (
+      `bubblewrap: the server sees only the runtime and its libraries, its own bundle, an empty read-only /tmp and /dev and the workspaces${shown}; no home folder, no network; ` +
+      'its own user, PID, IPC, UTS, network and cgroup namespaces, a new session, no capabilities, a seccomp filter, an environment of the allowlist only, ' +
+      'no inherited descriptors; checked from inside at start-up'
+    );
   }
-  return `sandbox-exec: the server may read only the workspaces, the runtime, its own bundle and system libraries${shown}; no network`;
+  return `sandbox-exec: the server may read only the workspaces, the runtime, its own bundle and system libraries${shown}; no network, no terminal, an environment of the allowlist only`;
 }
 
-/** The state inside the sandboxed child, or undefined when this process is not one. */
+/** The state inside the sandboxed child (checked from inside, now), or undefined when this process is not one. */
 export function sandboxInside(env: NodeJS.ProcessEnv, config: SandboxConfig): SandboxState | undefined {
-  const mechanism = env[SANDBOX_ENV];
-  if (mechanism !== 'bubblewrap' && mechanism !== 'sandbox-exec') return undefined;
-  return { active: true, mechanism, detail: sandboxDetail(mechanism, config) };
+  const marker = sandboxMarker(env);
+  if (marker === undefined) return undefined;
+  const gaps = sandboxGaps(marker, env);
+  const detail = sandboxDetail(marker.mechanism, { ...config, refusalLog: marker.refusalLog ?? config.refusalLog });
+  if (gaps.length === 0) return { active: true, mechanism: marker.mechanism, detail };
+  return { active: false, mechanism: marker.mechanism, detail: `sandbox incomplete: ${gaps.join('; ')} (${detail})` };
 }
 
 export { WINDOWS_SANDBOX_DETAIL };

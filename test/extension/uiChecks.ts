@@ -73,6 +73,8 @@ interface PanelSnapshot {
   readonly refusals: readonly string[];
   readonly rootOptions: readonly { readonly value: string; readonly text: string }[];
   readonly layers: readonly string[];
+  /** What the sandbox layer says of itself. */
+  readonly sandboxDetail: string;
   /** The "As seen by" selector's tool. */
   readonly tool: string;
   /** "Did you mean…": each suggestion's URI and why. */
@@ -114,6 +116,7 @@ const SNAPSHOT = `(() => {
     refusals: Array.from(document.querySelectorAll('#bi-refusals li')).map((li) => (li.textContent ?? '').replace(/\\s+/g, ' ').trim()),
     rootOptions: Array.from(document.querySelectorAll('#bi-root option')).map((option) => ({ value: option.value, text: option.textContent ?? '' })),
     layers: Array.from(document.querySelectorAll('#bi-layers li strong')).map((strong) => (strong.textContent ?? '').trim()),
+    sandboxDetail: (Array.from(document.querySelectorAll('#bi-layers li span')).at(-1)?.textContent ?? '').trim(),
     tool: byId('bi-tool')?.value ?? '',
     near: Array.from(document.querySelectorAll('#bi-near-list button'), (button) => ({ uri: button.querySelector('.near-miss-uri')?.textContent ?? '', why: button.dataset.why ?? '' })),
     nearShown: byId('bi-near') ? !byId('bi-near').hidden : false,
@@ -307,6 +310,13 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     const anchored = state.layers[2]!;
     const expected = process.platform === 'linux' ? 'anchored I/O: active' : 'anchored I/O: not active';
     if (anchored !== expected) throw new Error(`the anchored I/O layer reads ${JSON.stringify(anchored)}, not ${JSON.stringify(expected)}`);
+  });
+
+  await check('the sandbox layer comes to say what the server found when it checked its sandbox from inside', async (frame) => {
+    const checked = await waitForPanel(frame, 'the sandbox layer still reads "not checked yet"', (state) => state.sandboxDetail !== '' && !state.sandboxDetail.endsWith('(not checked yet)'));
+    if (process.platform === 'linux' && !/checked from inside at start-up|^sandbox incomplete: |could not start|not installed/.test(checked.sandboxDetail)) {
+      throw new Error(`the sandbox layer reads ${JSON.stringify(checked.sandboxDetail)}`);
+    }
   });
 
   await check('a sibling-prefix URI (notes-evil/secret.md) is outside, decided at containment', async (frame) => {

@@ -18,6 +18,7 @@ import {
   openFolder,
   readFile,
   remove,
+  FOREIGN_TEMPORARY_STALE_MS,
   TEMPORARY_NAME,
   temporaryNameFor,
   writeFile,
@@ -231,15 +232,23 @@ describe('temporary files: one short pattern, never left behind', () => {
     const deadPid = Number(dead.stdout);
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
-      const stale = temporaryNameFor('target.txt').replace(`.${process.pid}.`, `.${deadPid}.`);
-      const busy = temporaryNameFor('target.txt').replace(`.${process.pid}.`, `.${live.pid}.`);
-      const other = temporaryNameFor('other.txt').replace(`.${process.pid}.`, `.${deadPid}.`);
-      for (const name of [stale, busy, other]) fs.writeFileSync(path.join(base, name), 'partial');
+      const writer = (pid: number) => `.${pid.toString(36)}-`;
+      const stale = temporaryNameFor('target.txt').replace(writer(process.pid), writer(deadPid));
+      const busy = temporaryNameFor('target.txt').replace(writer(process.pid), writer(live.pid!));
+      const other = temporaryNameFor('other.txt').replace(writer(process.pid), writer(deadPid));
+      // A sandboxed writer is pid 3 in a PID namespace of its own: its number says nothing here, only its age does.
+      const foreignFresh = temporaryNameFor('target.txt').replace(/\.[0-9a-z]+-[0-9a-z]+\./, `.${process.pid.toString(36)}-1.`);
+      const foreignOld = temporaryNameFor('target.txt').replace(/\.[0-9a-z]+-[0-9a-z]+\./, '.3-2.');
+      for (const name of [stale, busy, other, foreignFresh, foreignOld]) fs.writeFileSync(path.join(base, name), 'partial');
+      const old = (Date.now() - FOREIGN_TEMPORARY_STALE_MS - 60_000) / 1000;
+      fs.utimesSync(path.join(base, foreignOld), old, old);
       writeFile(anchor, path.join(base, 'target.txt'), 'complete');
       assert.equal(fs.existsSync(path.join(base, stale)), false, 'the dead writer\'s temporary file is gone');
       assert.equal(fs.existsSync(path.join(base, busy)), true, 'a live writer\'s temporary file is kept');
       assert.equal(fs.existsSync(path.join(base, other)), true, 'another file\'s temporary file is kept');
-      for (const name of [busy, other]) fs.unlinkSync(path.join(base, name));
+      assert.equal(fs.existsSync(path.join(base, foreignFresh)), true, 'a writer in another PID namespace, even with this pid, is not judged by it');
+      assert.equal(fs.existsSync(path.join(base, foreignOld)), false, 'an old temporary of another namespace\'s writer is stale');
+      for (const name of [busy, other, foreignFresh]) fs.unlinkSync(path.join(base, name));
     } finally {
       live.kill('SIGKILL');
     }

@@ -26,6 +26,11 @@ export interface RawServerOptions {
   /** Descriptors the server may open (ulimit -n), to show what a walk holds open. */
   readonly maxDescriptors?: number;
   readonly bundle?: string;
+  /** Run it in its sandbox (--sandbox auto) instead of without. */
+  readonly sandboxed?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  /** A descriptor the server inherits, at the given number: what a launcher might leave open. */
+  readonly inherit?: { readonly fd: number; readonly at: number };
 }
 
 function keyOf(id: string | number): string {
@@ -46,12 +51,14 @@ export class RawServer {
 
   private constructor(args: readonly string[], options: RawServerOptions) {
     const bundle = options.bundle ?? serverBundle;
-    const argv = [bundle, ...args, '--sandbox', 'off'];
+    const argv = [bundle, ...args, '--sandbox', options.sandboxed === true ? 'auto' : 'off'];
+    const inherited = options.inherit === undefined ? [] : [...Array<'ignore'>(options.inherit.at - 3).fill('ignore'), options.inherit.fd];
+    const spawnOptions = { stdio: ['pipe', 'pipe', 'pipe', ...inherited] as ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env };
     // exec keeps the server's own pid, so /proc/<pid> is the server's.
     this.child =
       options.maxDescriptors === undefined
-        ? spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'pipe'] })
-        : spawn('/bin/sh', ['-c', `ulimit -n ${options.maxDescriptors} && exec "$0" "$@"`, process.execPath, ...argv], { stdio: ['pipe', 'pipe', 'pipe'] });
+        ? spawn(process.execPath, argv, spawnOptions)
+        : spawn('/bin/sh', ['-c', `ulimit -n ${options.maxDescriptors} && exec "$0" "$@"`, process.execPath, ...argv], spawnOptions);
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => {
       if (this.stderrText.length < 1_000_000) this.stderrText += chunk.toString();

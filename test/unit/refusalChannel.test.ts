@@ -1,0 +1,92 @@
+// The refusal log across the sandbox wall: the launcher takes only refusal records from inside,
+// bounds them as the log always does, and acknowledges every line, forged ones included.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Duplex } from 'node:stream';
+import { parseChannelLine, relayRefusals } from '../../src/server/refusalChannel.js';
+import { MAX_LOG_LINE_BYTES, RefusalLog, type RefusalRecord } from '../../src/server/refusalLog.js';
+
+const record = (n: number): RefusalRecord => ({
+  tool: 'read_text_file',
+  time: new Date(0).toISOString(),
+  workspaceUri: 'file:///ws',
+  input: `../outside-${n}.txt`,
+  code: 'ERR_OUTSIDE',
+  stage: 'containment',
+  reason: 'outside',
+  trace: null,
+});
+
+/** The launcher's end of a channel: lines pushed in as the server inside would write them, acknowledgements collected. */
+function channel(): { end: Duplex; acks: () => number } {
+  let acks = 0;
+  const end = new Duplex({
+    read() {},
+    write(chunk: Buffer, _encoding, done) {
+      acks += chunk.length;
+      done();
+    },
+  });
+  return { end, acks: () => acks };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let tries = 0; tries < 200 && !condition(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(condition());
+}
+
+describe('the launcher\'s end of the refusal channel', () => {
+  let base: string;
+  before(() => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'bi-channel-'));
+  });
+  after(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  test('a refusal record or a note is taken; anything else is not', () => {
+    assert.deepEqual(parseChannelLine(JSON.stringify(record(1))), { record: record(1) });
+    assert.deepEqual(parseChannelLine(JSON.stringify({ time: 't', note: '3 refusals not logged' })), { note: '3 refusals not logged' });
+    for (const forged of [
+      'not json',
+      '[1,2]',
+      JSON.stringify({ ...record(1), code: 'ERR_EVERYTHING_IS_FINE' }),
+      JSON.stringify({ ...record(1), trace: [] }),
+      JSON.stringify({ ...record(1), input: 42 }),
+      JSON.stringify({ ...record(1), truncated: false }),
+      JSON.stringify({ time: 't', note: 'x', extra: 1 }),
+    ]) {
+      assert.equal(parseChannelLine(forged), undefined, forged);
+    }
+  });
+
+  test('records are written, forged and over-long lines are dropped and counted in a note, and every line is acknowledged', async () => {
+    const file = path.join(base, 'relayed.jsonl');
+    const { end, acks } = channel();
+    relayRefusals(end, new RefusalLog(file, 1024 * 1024, (error) => assert.fail(error)));
+    end.push(`${JSON.stringify(record(1))}\n${JSON.stringify({ ...record(2), code: 'ERR_FORGED' })}\n`);
+    end.push(`${'x'.repeat(MAX_LOG_LINE_BYTES + 10)}`);
+    end.push(`${'y'.repeat(100)}\n${JSON.stringify(record(3))}\n`);
+    await until(() => acks() === 4);
+    await until(() => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length >= 3);
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { input?: string; note?: string });
+    assert.deepEqual(lines.flatMap((line) => (line.input === undefined ? [] : [line.input])), ['../outside-1.txt', '../outside-3.txt']);
+    const notes = lines.flatMap((line) => (line.note === undefined ? [] : [line.note]));
+    assert.ok(notes.some((note) => /not refusal records/.test(note)), JSON.stringify(notes));
+    const rejected = notes.map((note) => Number(/^(\d+) lines/.exec(note)?.[1] ?? 0)).reduce((a, b) => a + b, 0);
+    assert.equal(rejected, 2, 'the forged line and the over-long one');
+  });
+
+  test('a flood from inside stays within the log\'s bounds: rotation at the limit, whatever the server inside sends', async () => {
+    const file = path.join(base, 'flood.jsonl');
+    const { end, acks } = channel();
+    relayRefusals(end, new RefusalLog(file, 4096, (error) => assert.fail(error)));
+    const huge = { ...record(0), reason: 'r'.repeat(50_000) };
+    for (let n = 1; n <= 60; n += 1) end.push(`${JSON.stringify(n % 10 === 0 ? huge : record(n))}\n`);
+    await until(() => acks() === 60);
+    assert.ok(fs.statSync(file).size <= 4096, `the log is ${fs.statSync(file).size} bytes`);
+    assert.ok(fs.statSync(`${file}.1`).size <= 4096, `the rotated log is ${fs.statSync(`${file}.1`).size} bytes`);
+    assert.match(fs.readFileSync(file, 'utf8'), /outside-59\.txt/);
+  });
+});
