@@ -1,6 +1,6 @@
 import type { RefusalCode, StageName } from './types.js';
 
-/** The refusal code table of DESIGN.md: each code, the stage that gives it, and what it means. */
+/** The refusal code table (docs/pipeline.md, "Refusal codes"): each code, the stage that gives it, and what it means. */
 export const REFUSAL_CODES: Readonly<Record<RefusalCode, { readonly stage: StageName | 'server'; readonly meaning: string }>> = {
   ERR_PARSE: { stage: 'parse', meaning: 'empty, or neither a URI nor a path, or a URI the parser rejects' },
   ERR_SCHEME: { stage: 'refusals', meaning: 'a scheme other than file' },

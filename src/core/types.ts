@@ -10,7 +10,7 @@ export type Verdict = 'inside' | 'outside' | 'refused';
 
 /**
  * Refusal codes are API: tests, the webview, the refusal log and other tools match on them.
- * The table in DESIGN.md is the whole list.
+ * The table in docs/pipeline.md is the whole list.
  */
 export type RefusalCode =
   | 'ERR_PARSE'

@@ -1,7 +1,7 @@
 // The realpath and containment stages against a real filesystem: a fixture tree in a fresh temp
 // directory, traced with the host's port on Linux rules. Each row names the attack (or the layout)
 // it pins, and asserts the verdict, the code, the deciding stage and, where they matter, the path,
-// the link hops and the kind of entry (DESIGN.md, "The pipeline", stages 5 to 7).
+// the link hops and the kind of entry (docs/pipeline.md, "The stages", case policy to containment).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -124,7 +124,7 @@ function traceRow(row: Row): Trace {
 }
 
 /**
- * Every stage of an inside trace passes or notes. The one exception DESIGN.md itself makes: decode
+ * Every stage of an inside trace passes or notes. The one exception the pipeline itself makes: decode
  * percent-decodes "only URIs", so for a path input it is skipped (the path is taken literally).
  */
 function assertNoneRefusing(t: Trace, label: string): void {
@@ -148,7 +148,7 @@ function check(row: Row): void {
   if (row.links !== undefined) assert.deepEqual(t.links, row.links, `${label}: links`);
   if (row.kind !== undefined) assert.equal(t.kind, row.kind, `${label}: kind`);
 
-  // Invariants: the verdict follows from the code (DESIGN.md, below the code table).
+  // Invariants: the verdict follows from the code (docs/pipeline.md, "Refusal codes").
   if (t.verdict === 'inside') {
     assert.equal(t.code, null, label);
     assert.deepEqual(t.stages.map((s) => s.stage), [...STAGES], `${label}: the seven stages in order`);

@@ -1,5 +1,5 @@
 // Fuzzing the core against oracles written for this test (see oracle.ts): no request an oracle
-// places outside, or that DESIGN.md says must be refused, is ever judged inside. The oracles are
+// places outside, or that the pipeline's rules (docs/pipeline.md) say must be refused, is ever judged inside. The oracles are
 // checked by hand first, row by row; then 2,000 generated cases (FUZZ_RUNS, FUZZ_SEED to change
 // or replay them; `npm run fuzz` runs 100,000); then the counterexamples the fuzzer has found,
 // pinned by name.

@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 
 export type Answer =
   | { readonly verdict: 'inside' | 'outside'; readonly path: string }
-  /** A rule of DESIGN.md the core must apply, or an input Node's own converter will not turn into a path. */
+  /** A rule of the pipeline (docs/pipeline.md) the core must apply, or an input Node's own converter will not turn into a path. */
   | { readonly verdict: 'must-refuse'; readonly rule: string }
   /** The platform would open nothing at all: a link loop, or a name `..` that only Win32 resolves. */
   | { readonly verdict: 'nowhere'; readonly why: string };
 
-/** DESIGN.md, parse: a scheme of two or more characters makes a URI; anything else is a path. */
+/** The parse stage: a scheme of two or more characters makes a URI; anything else is a path. */
 export function looksLikeUri(input: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]+:/.test(input);
 }
@@ -351,7 +351,7 @@ export function win32Root(given: string): Win32Root {
 /**
  * What a request names on Windows, before Windows normalises it. A file: URI goes through
  * fileURLToPath(x, { windows: true }); one with no drive letter (which Node will not convert) is
- * a rooted path, as DESIGN.md reads it, decoded by Node's POSIX conversion.
+ * a rooted path, as the pipeline reads it, decoded by Node's POSIX conversion.
  */
 export function win32Meaning(input: string): { readonly ok: true; readonly path: string } | { readonly ok: false; readonly rule: string } {
   if (!looksLikeUri(input)) return input === '' ? { ok: false, rule: 'empty' } : { ok: true, path: input };
@@ -375,7 +375,7 @@ export function isReservedDeviceName(name: string): boolean {
   return DEVICE_NAME.test(name.split(/[.:]/)[0]!.replace(/ +$/, ''));
 }
 
-/** The rule of DESIGN.md's refusals stage that a Windows path breaks, if any. */
+/** The rule of the refusals stage that a Windows path breaks, if any. */
 function win32Refusal(named: string, unc: 'refuse' | 'allow'): string | undefined {
   if (named.includes('\0')) return 'a NUL';
   if (/^[\\/]{2}[?.](?:[\\/]|$)/.test(named) || /^[\\/]\?\?[\\/]/.test(named)) return 'a device path (\\\\?\\, \\\\.\\ or \\??\\)';
