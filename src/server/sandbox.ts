@@ -304,13 +304,14 @@ function startOnce(launch: SandboxLaunch, mechanism: SandboxMechanism): Promise<
       channel.removeListener('readable', onReadable);
       resolve(said.trim().split('\n')[0] || why);
     };
+    // 'close', not 'exit': it comes once the channel is drained, so a program that announced itself and ended at once still counts as started.
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => failed(`exit status ${code ?? signal}`);
     const onError = (error: Error) => failed(error.message);
     const onReadable = () => {
       const first = channel.read(1) as Buffer | null;
       if (first === null) return;
       channel.removeListener('readable', onReadable);
-      child.removeListener('exit', onExit);
+      child.removeListener('close', onExit);
       child.removeListener('error', onError);
       if (first.toString() === STARTED_INSIDE) resolve({ child, launch, mechanism, channel });
       else {
@@ -319,7 +320,7 @@ function startOnce(launch: SandboxLaunch, mechanism: SandboxMechanism): Promise<
       }
     };
     channel.on('readable', onReadable);
-    child.once('exit', onExit);
+    child.once('close', onExit);
     child.once('error', onError);
   });
 }

@@ -203,6 +203,35 @@ describe('the real server in its sandbox, seen from outside', { skip: why }, () 
     }
   });
 
+  test('serve --check-sandbox starts the sandbox, checks it from inside, prints one answer and exits', () => {
+    for (let run = 0; run < 3; run += 1) {
+      const checked = spawnSync(process.execPath, [serverPath, '--workspace', W, '--check-sandbox'], { encoding: 'utf8', timeout: 20_000 });
+      assert.equal(checked.status, 0, checked.stderr);
+      const lines = checked.stdout.trim().split('\n');
+      assert.equal(lines.length, 1, `one answer, from inside: ${checked.stdout}`);
+      const state = JSON.parse(lines[0]!) as { active: boolean; mechanism: string; detail: string };
+      assert.deepEqual([state.active, state.mechanism], [true, 'bubblewrap'], state.detail);
+      assert.match(state.detail, /checked from inside at start-up/);
+    }
+  });
+
+  test('where bubblewrap cannot start the sandbox, the server says why and serves without it; the requests sent meanwhile are answered', async () => {
+    const fake = path.join(base, 'fake-bin');
+    fs.mkdirSync(fake, { recursive: true });
+    fs.writeFileSync(path.join(fake, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    const server = RawServer.start(['--workspace', W], { sandboxed: true, env: { ...process.env, PATH: `${fake}:${process.env.PATH}` } });
+    try {
+      const { sandbox } = await layersOf(server);
+      assert.equal(sandbox.active, false);
+      assert.match(sandbox.detail, /bubblewrap could not start the server's sandbox here \(bwrap: No permissions to create new namespace\)/);
+      const read = await server.call('read_text_file', { workspaceUri: W, path: 'a.txt' });
+      assert.equal(read.result?.isError, undefined, JSON.stringify(read));
+    } finally {
+      server.child.stdin.end();
+      await server.exited;
+    }
+  });
+
   test('a server that merely claims to be inside checks, and reports every missing piece by name, never "active"', async () => {
     const marker = JSON.stringify({ mechanism: 'bubblewrap', outside: namespacesOf('self'), seccomp: true });
     const server = RawServer.start(['--workspace', W], { sandboxed: true, env: { ...process.env, [SANDBOX_ENV]: marker, ...SECRET_ENV } });
