@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs, { constants, type BigIntStats, type Dirent } from 'node:fs';
 import nodePath from 'node:path';
-import { splitAbsolute, type Platform } from '../core/index.js';
+import { splitAbsolute, type Platform, type SplitPath } from '../core/index.js';
 
 /**
  * Anchored I/O: every filesystem call a tool makes after the core's verdict goes through here.
@@ -93,6 +93,17 @@ function lstatOrUndefined(target: string): BigIntStats | undefined {
   return fs.lstatSync(target, { bigint: true, throwIfNoEntry: false });
 }
 
+/** What separates names on this host: a backslash is an ordinary character in a POSIX name. */
+const HOST_SEPARATOR = nodePath.sep === '\\' ? /[/\\\0]/ : /[/\0]/;
+
+/**
+ * A name this module acts on: one entry in a folder, never `.` or `..`, empty, or holding a
+ * separator or NUL (as Go's os.Root and cap-std refuse them), whoever the caller is.
+ */
+function checkName(name: string): void {
+  if (name === '' || name === '.' || name === '..' || HOST_SEPARATOR.test(name)) throw fsError('EINVAL', `${JSON.stringify(name)} is not a name of an entry in a folder`);
+}
+
 /** One open folder of a checked path. */
 export class Folder {
   private closed = false;
@@ -108,8 +119,9 @@ export class Folder {
     return this.fd !== null;
   }
 
-  /** Names `name` inside this folder: through the descriptor when there is one. */
+  /** Names `name` inside this folder: through the descriptor when there is one. Every operation on an entry names it here. */
   child(name: string): string {
+    checkName(name);
     return this.fd !== null ? `/proc/self/fd/${this.fd}/${name}` : nodePath.join(this.path, name);
   }
 
@@ -233,7 +245,7 @@ export class Anchor {
     readonly rootPath: string,
     readonly platform: Platform,
     readonly mode: AnchorMode,
-    private readonly rootNames: number,
+    private readonly rootSplit: SplitPath,
     private readonly root: Folder,
   ) {}
 
@@ -258,14 +270,23 @@ export class Anchor {
       if (!stats.isDirectory()) throw fsError('ENOTDIR', `${rootPath} is not a folder`);
       root = new Folder(rootPath, null, false);
     }
-    return new Anchor(rootPath, platform, mode, split.names.length, root);
+    return new Anchor(rootPath, platform, mode, split, root);
   }
 
-  /** The names of a checked path below the root. The core decided it is inside; this only splits it. */
+  /**
+   * The names of a path below the root. The core decided it is inside; this module does not take
+   * that on trust: the root's own names must lead it, name for name, and every name after them
+   * must be a name (checkName), so `/ws/../x` or a sibling `/wsx/y` is refused here too.
+   */
   namesOf(target: string): string[] {
     const split = splitAbsolute(target, this.platform);
-    if (split === null || split.names.length < this.rootNames) throw new Error(`${target} is not below the workspace ${this.rootPath}`);
-    return split.names.slice(this.rootNames);
+    const root = this.rootSplit;
+    if (split === null || split.prefix !== root.prefix || split.names.length < root.names.length || root.names.some((name, i) => split.names[i] !== name)) {
+      throw fsError('EINVAL', `${target} is not below the workspace ${this.rootPath}`);
+    }
+    const below = split.names.slice(root.names.length);
+    for (const name of below) checkName(name);
+    return below;
   }
 
   locate(target: string): Located {

@@ -179,6 +179,61 @@ for (const mode of MODES) {
   });
 }
 
+for (const mode of MODES) {
+  describe(`anchored I/O (${mode} mode) confines itself: a path not below its root, or with a name that is not a name, is refused whatever the caller`, () => {
+    let base: string;
+    let ws: string;
+    let anchor: Anchor;
+    before(() => {
+      base = fs.mkdtempSync(path.join(os.tmpdir(), 'bi-confine-'));
+      ws = path.join(base, 'ws');
+      fs.mkdirSync(path.join(ws, 'd'), { recursive: true });
+      fs.writeFileSync(path.join(base, 'outside.txt'), 'outside');
+      fs.mkdirSync(path.join(base, 'wsx'));
+      fs.writeFileSync(path.join(base, 'wsx', 'secret.txt'), 'sibling');
+      anchor = Anchor.open(ws, 'linux', mode);
+    });
+    after(() => {
+      anchor.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    });
+
+    // Each row: a path no check of the core would hand over, given straight to the module.
+    const paths: readonly [string, (ws: string, base: string) => string][] = [
+      ['dot-dot after the root', (w) => `${w}/../outside.txt`],
+      ['dot-dot further down', (w) => `${w}/d/../../outside.txt`],
+      ['a dot name', (w) => `${w}/./d`],
+      ['a sibling whose name starts with the root\'s', (_w, b) => `${b}/wsx/secret.txt`],
+      ['another root of the same depth', (_w, b) => `${path.dirname(b)}/other/ws/x.txt`],
+      ['the parent of the root', (_w, b) => b],
+      ['a relative path', () => 'ws/outside.txt'],
+    ];
+    for (const [attack, make] of paths) {
+      test(attack, () => {
+        const target = make(ws, base);
+        const before = snapshot(base);
+        for (const act of [
+          () => readFile(anchor, target, 1024),
+          () => describeEntry(anchor, target),
+          () => writeFile(anchor, target, 'written'),
+          () => makeDirectories(anchor, target),
+          () => remove(anchor, target, 'file', false),
+        ]) {
+          assert.throws(act, (error: NodeJS.ErrnoException) => error.code === 'EINVAL' && /not below the workspace|not a name/.test(error.message), `${attack}: ${target}`);
+        }
+        assert.deepEqual(snapshot(base), before, 'nothing changed on disk');
+      });
+    }
+
+    test('control: names a POSIX folder may hold (a backslash, dots inside, a leading dash) are still names', () => {
+      for (const name of ['back\\slash.txt', '..hidden', 'a..b', '-dash', '...']) {
+        writeFile(anchor, path.join(ws, 'd', name), name);
+        assert.equal(readFile(anchor, path.join(ws, 'd', name), 1024).bytes.toString(), name);
+      }
+    });
+  });
+}
+
 describe('temporary files: one short pattern, never left behind', () => {
   let base: string;
   let anchor: Anchor;
