@@ -34,6 +34,8 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 // O_NONBLOCK: a FIFO swapped in cannot block the open; the fstat check then refuses it.
 const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+/** Linux's O_PATH (the same on x86_64 and aarch64; Node does not name it): a descriptor that names an entry without opening it. */
+const O_PATH = 0o10000000;
 const FOLDER_FLAGS = constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW;
 
@@ -193,7 +195,7 @@ export class Folder {
     }
     let fd: number;
     try {
-      fd = fs.openSync(this.child(name), READ_FLAGS);
+      fd = this.fd === null ? fs.openSync(this.child(name), READ_FLAGS) : this.openRegular(name, display);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ChangedError(display, 'a link is there now');
       return rethrow(display, error);
@@ -207,6 +209,25 @@ export class Folder {
     } catch (error) {
       fs.closeSync(fd);
       throw error;
+    }
+  }
+
+  /**
+   * Opens a regular file for reading without ever opening anything else: the entry is first taken
+   * with O_PATH, which opens nothing (a FIFO's blocked writer is not released, a device's open has
+   * no effect), its type read from that descriptor, and only a regular file is then opened, through
+   * /proc/self/fd/N, which reaches that same inode whatever the name holds by then.
+   */
+  private openRegular(name: string, display: string): number {
+    const entry = fs.openSync(this.child(name), O_PATH | O_NOFOLLOW);
+    try {
+      const stats = fs.fstatSync(entry);
+      if (stats.isSymbolicLink()) throw new ChangedError(display, 'a link is there now');
+      if (stats.isDirectory()) throw fsError('EISDIR', `${display} is a folder, not a file`);
+      if (!stats.isFile()) throw fsError('EINVAL', `${display} is not a regular file`);
+      return fs.openSync(`/proc/self/fd/${entry}`, constants.O_RDONLY);
+    } finally {
+      fs.closeSync(entry);
     }
   }
 

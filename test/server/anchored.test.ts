@@ -234,6 +234,34 @@ for (const mode of MODES) {
   });
 }
 
+describe('special files are described, never opened', { skip: process.platform !== 'linux' && 'FIFOs as Linux makes them' }, () => {
+  test('reading a FIFO with a writer blocked on it: refused as not a regular file, and the writer stays blocked', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'bi-fifo-'));
+    const fifo = path.join(base, 'pipe');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    // The writer's open blocks until some reader opens the FIFO: if the module opened it, the writer would go on.
+    const writer = spawn('sh', ['-c', `echo written > '${fifo}'; echo released`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let released = false;
+    writer.stdout.on('data', () => (released = true));
+    try {
+      for (const mode of MODES) {
+        const anchor = Anchor.open(base, 'linux', mode);
+        try {
+          assert.throws(() => readFile(anchor, fifo, 1024), (error: NodeJS.ErrnoException) => error.code === 'EINVAL' && /not a regular file/.test(error.message), mode);
+          assert.doesNotThrow(() => describeEntry(anchor, fifo), 'a FIFO is described');
+        } finally {
+          anchor.close();
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(released, false, 'no reader opened the FIFO: its writer is still blocked');
+    } finally {
+      writer.kill('SIGKILL');
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('temporary files: one short pattern, never left behind', () => {
   let base: string;
   let anchor: Anchor;
