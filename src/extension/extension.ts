@@ -48,8 +48,7 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     if (checked?.version !== launch.version) {
       const asked: { readonly version: string; sandbox?: CheckedSandbox } = { version: launch.version };
       checked = asked;
-      const server = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
-      void checkServerSandbox(process.execPath, server, launch.args).then((sandbox) => {
+      void checkServerSandbox(process.execPath, provider.serverScript, launch.args).then((sandbox) => {
         if (sandbox === undefined || checked !== asked) return;
         asked.sandbox = sandbox;
         panelModule?.InspectorPanel.visible?.refresh();

@@ -45,6 +45,11 @@ export class ServerProvider implements vscode.McpServerDefinitionProvider<vscode
     );
   }
 
+  /** The bundled server the editor starts, and the inspector asks to check its sandbox. */
+  get serverScript(): string {
+    return vscode.Uri.joinPath(this.extensionUri, 'dist', 'server.js').fsPath;
+  }
+
   launch(): ServerLaunch {
     return serverLaunch(currentFolders(), vscode.workspace.isTrusted, readSettings(), this.refusalLog);
   }
@@ -52,9 +57,8 @@ export class ServerProvider implements vscode.McpServerDefinitionProvider<vscode
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     const launch = this.launch();
     if (launch.args.length === 0) return [];
-    const server = vscode.Uri.joinPath(this.extensionUri, 'dist', 'server.js').fsPath;
     return [
-      new vscode.McpStdioServerDefinition(SERVER_LABEL, process.execPath, [server, ...launch.args], { ELECTRON_RUN_AS_NODE: '1' }, launch.version),
+      new vscode.McpStdioServerDefinition(SERVER_LABEL, process.execPath, [this.serverScript, ...launch.args], { ELECTRON_RUN_AS_NODE: '1' }, launch.version),
     ];
   }
 

@@ -185,7 +185,7 @@ export function bubblewrapArgs(config: SandboxConfig, env: Readonly<Record<strin
 
 /**
  * How to run `command args` inside exactly the sandbox the server runs in: the server's relaunch,
- * its start-up probe and the tests all come through here. Throws on a platform without one.
+ * the attack probe and the tests all come through here. Throws on a platform without one.
  */
 export function sandboxLaunch(config: SandboxConfig, command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): SandboxLaunch {
   const mechanism = sandboxMechanism(config.platform);
@@ -272,10 +272,9 @@ export function sandboxMechanism(platform: Platform): SandboxMechanism | undefin
   return undefined;
 }
 
-/** A command started inside the sandbox: its process (bwrap or sandbox-exec), how it was launched, and the launcher's end of the channel. */
+/** A command started inside the sandbox: its process (bwrap or sandbox-exec) and the launcher's end of the channel. */
 export interface SandboxStarted {
   readonly child: ChildProcess;
-  readonly launch: SandboxLaunch;
   readonly mechanism: SandboxMechanism;
   readonly channel: Readable;
 }
@@ -313,7 +312,7 @@ function startOnce(launch: SandboxLaunch, mechanism: SandboxMechanism): Promise<
       channel.removeListener('readable', onReadable);
       child.removeListener('close', onExit);
       child.removeListener('error', onError);
-      if (first.toString() === STARTED_INSIDE) resolve({ child, launch, mechanism, channel });
+      if (first.toString() === STARTED_INSIDE) resolve({ child, mechanism, channel });
       else {
         child.kill('SIGKILL');
         resolve('the program inside did not announce itself');

@@ -124,7 +124,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The command line that runs the probe in the server's sandbox, for `user`, with PATH's bwrap first from `bwrapFolder`. */
+/** The launcher's arguments that run the probe in the server's sandbox over this fixture, with `victim` as the process beside it. */
 export function probeCommand(tools: ProbeTools, fixture: Fixture, victim: number): { args: string[] } {
   const spec: LaunchSpec = {
     grants: [{ uri: fileUri(fixture.workspace), rights: 'read-write' }],
