@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CONFIGURATIONS } from './servers.js';
 
 const liveTempDirs = new Set<string>();
 
@@ -37,6 +38,12 @@ export const TREE_FOLDER = 'tree';
 /** Under our server's 10,000-entry walk limit, folders included, so both servers walk all of it. */
 export const TREE_FILES = 9000;
 export const WRITES_FOLDER = 'writes';
+/** The line the edit row flips back and forth, in a 4 KiB file of each server's own. */
+export const EDITED_LINE = ['state: first', 'state: second'] as const;
+
+export function editFileName(server: string): string {
+  return `${server}-edit.txt`;
+}
 
 export interface RoundTripWorkspace {
   readonly root: string;
@@ -92,6 +99,7 @@ export function createRoundTripWorkspace(): RoundTripWorkspace {
     else fs.writeFileSync(name, '');
   }
   fs.mkdirSync(path.join(root, WRITES_FOLDER));
+  for (const server of CONFIGURATIONS) fs.writeFileSync(path.join(root, WRITES_FOLDER, editFileName(server)), `${EDITED_LINE[0]}\n${'y'.repeat(4080)}\n`);
   const tree = writeFanOutTree(path.join(root, TREE_FOLDER), TREE_FILES);
   return { root, treeEntries: tree.entries, treeMarkdownFiles: tree.markdown };
 }

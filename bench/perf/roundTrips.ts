@@ -12,6 +12,8 @@ import {
   WIDE_ENTRIES,
   WIDE_FOLDER,
   WRITES_FOLDER,
+  EDITED_LINE,
+  editFileName,
   type RoundTripWorkspace,
 } from './fixtures.js';
 import { answerText, CONFIGURATION_LABELS, CONFIGURATIONS, sandbox, startServer, UnavailableError, type Configuration, type RunningServer, type ToolAnswer } from './servers.js';
@@ -50,6 +52,7 @@ export interface RoundTripCase {
 }
 
 const CONTENT_4K = 'x'.repeat(4095) + '\n';
+
 
 /** Entries in our list_directory answer: names by kind. */
 function listedCount(structured: Record<string, unknown> | undefined): number {
@@ -134,7 +137,24 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     ours: (workspaceUri, server) => ({ tool: 'write_file', args: { workspaceUri, path: `${WRITES_FOLDER}/${server}.txt`, content: CONTENT_4K } }),
     reference: (root, server) => ({ tool: 'write_file', args: { path: path.join(root, WRITES_FOLDER, `${server}.txt`), content: CONTENT_4K } }),
   },
+  {
+    id: 'edit_4k',
+    label: 'edit_file, one line of a 4 KiB file',
+    heavy: false,
+    // Ours commits only over the file it read (taken aside, compared, linked in): this row is that cost.
+    ours: (workspaceUri, server) => ({ tool: 'edit_file', args: { workspaceUri, path: `${WRITES_FOLDER}/${editFileName(server)}`, edits: [nextEdit(server)] } }),
+    reference: (root, server) => ({ tool: 'edit_file', args: { path: path.join(root, WRITES_FOLDER, editFileName(server)), edits: [nextEdit(server)] } }),
+  },
 ];
+
+/** Each server edits a file of its own, flipping one line back and forth, so every call changes it. */
+const editTurns = new Map<Configuration, number>();
+
+function nextEdit(server: Configuration): { oldText: string; newText: string } {
+  const turn = editTurns.get(server) ?? 0;
+  editTurns.set(server, turn + 1);
+  return turn % 2 === 0 ? { oldText: EDITED_LINE[0], newText: EDITED_LINE[1] } : { oldText: EDITED_LINE[1], newText: EDITED_LINE[0] };
+}
 
 export interface ServerMeasurement {
   readonly configuration: Configuration;

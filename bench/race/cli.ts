@@ -4,6 +4,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { abortRaces, CONFIGURATIONS, failingRows, formatTable, isOurs, runRace, type Configuration } from './harness.js';
 import { PLAN_NAMES } from './plans.js';
+import { formatSaveTable, runSaveRaces } from './saves.js';
+
+const RACES = ['swap', 'saves'] as const;
 
 const DEFAULT_RESULTS = path.join(__dirname, 'results.json');
 
@@ -20,7 +23,7 @@ function wrap(text: string, indent: number, width: number): string {
   return lines.map((item) => `${' '.repeat(indent)}${item}`).join('\n');
 }
 
-const help = `Usage: npm run race -- [--seconds N] [--tools a,b] [--configurations a,b] [--server file] [--results file] [--no-fail]
+const help = `Usage: npm run race -- [--races swap,saves] [--seconds N] [--tools a,b] [--configurations a,b] [--server file] [--results file] [--no-fail]
 
 Races every tool of the MCP server against a folder swapped, hundreds of thousands of times a
 second, with a link to a folder outside the workspace (renameat2 RENAME_EXCHANGE, from
@@ -28,7 +31,12 @@ bench/race/swap.c built with cc). For each tool and configuration: a fresh fixtu
 flight for N seconds, then counts of everything read, listed, created, changed, deleted or moved
 outside, and of temporary files left behind. Prints a table; writes JSON to the results file.
 
+Then the lost-save race (bench/race/save.c): an editor saves src.txt every 0.45 ms, by rename
+or in place, while the agent edits it (reading it first) or moves it to fresh names; counts the
+saves lost and the server's leftovers, for each configuration.
+
 Options:
+  --races a,b              which races (default both): swap, saves
   --seconds N              seconds per tool and configuration (default 20)
   --tools a,b              only these (repeatable); default all:
 ${wrap(PLAN_NAMES.join(', '), 29, 96)}
@@ -57,6 +65,7 @@ async function main(): Promise<number> {
     ({ values } = parseArgs({
       options: {
         seconds: { type: 'string' },
+        races: { type: 'string', multiple: true },
         tools: { type: 'string', multiple: true },
         configurations: { type: 'string', multiple: true },
         server: { type: 'string' },
@@ -93,6 +102,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const resultsFile = path.resolve(values.results ?? DEFAULT_RESULTS);
+  const races = list(values.races);
+  const unknownRaces = races.filter((name) => !(RACES as readonly string[]).includes(name));
+  if (unknownRaces.length > 0) {
+    process.stderr.write(`race: unknown race ${unknownRaces.map((name) => JSON.stringify(name)).join(', ')} (known: ${RACES.join(', ')})\n`);
+    return 2;
+  }
+  const wanted = (race: (typeof RACES)[number]) => races.length === 0 || races.includes(race);
 
   // Ctrl-C: kill the servers and the swap helper, remove the fixtures, then go.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -104,6 +120,19 @@ async function main(): Promise<number> {
   }
   process.on('exit', abortRaces);
 
+  let savesLost = false;
+  if (wanted('saves')) {
+    const rows = await runSaveRaces({
+      seconds,
+      configurations: configurations.length > 0 ? (configurations as Configuration[]) : CONFIGURATIONS,
+      ...(values.server !== undefined ? { bundle: values.server } : {}),
+      progress: (line) => process.stderr.write(`race: ${line}\n`),
+    });
+    process.stdout.write(`Lost saves:\n${formatSaveTable(rows)}\n\n`);
+    savesLost = rows.some((row) => isOurs(row.configuration) && 'lost' in row && (row.lost > 0 || row.leftovers.length > 0));
+    if (savesLost) process.stdout.write('Our server lost a save or left files behind (see above).\n');
+  }
+  if (!wanted('swap')) return savesLost && !values['no-fail'] ? 1 : 0;
   const report = await runRace({
     seconds,
     ...(values.server !== undefined ? { server: values.server } : {}),
@@ -125,6 +154,7 @@ async function main(): Promise<number> {
     process.stdout.write('Our server was not raced in any of these runs (see above).\n');
     return 0;
   }
+  if (failing.length === 0 && savesLost) return values['no-fail'] ? 0 : 1;
   if (failing.length === 0) {
     process.stdout.write('Our server: nothing outside the workspace was read, listed, described, created, changed, moved or deleted.\n');
     return 0;

@@ -5,14 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findOnPath } from '../../src/server/sandbox.js';
 
-const source = path.join(__dirname, 'swap.c');
-/** Ignored by git; the binary is cached here between runs. */
+/** Ignored by git; the binaries are cached here between runs. */
 export const buildDirectory = path.join(__dirname, 'build');
-const binary = path.join(buildDirectory, 'swap');
 
 export type SwapHelper = { readonly ok: true; readonly binary: string } | { readonly ok: false; readonly reason: string };
 
-function isFresh(): boolean {
+function isFresh(binary: string, source: string): boolean {
   try {
     return fs.statSync(binary).mtimeMs >= fs.statSync(source).mtimeMs;
   } catch {
@@ -20,16 +18,15 @@ function isFresh(): boolean {
   }
 }
 
-/** The compiled helper, or why there is none (the caller reports the race as skipped). */
-export function prepareSwapHelper(): SwapHelper {
-  if (process.platform !== 'linux') {
-    return { ok: false, reason: `the swap helper needs Linux (renameat2 with RENAME_EXCHANGE); this is ${process.platform}` };
-  }
+/** Compiles bench/race/<name>.c on first use and whenever the source is newer than the binary. */
+export function compileHelper(name: string): SwapHelper {
+  const source = path.join(__dirname, `${name}.c`);
+  const binary = path.join(buildDirectory, name);
   const cc = findOnPath('cc', process.env);
   if (cc === undefined) {
-    return { ok: false, reason: 'no C compiler: `cc` is not on PATH, so the swap helper (bench/race/swap.c) cannot be built (apt-get install gcc)' };
+    return { ok: false, reason: `no C compiler: \`cc\` is not on PATH, so the ${name} helper (bench/race/${name}.c) cannot be built (apt-get install gcc)` };
   }
-  if (isFresh()) return { ok: true, binary };
+  if (isFresh(binary, source)) return { ok: true, binary };
   fs.mkdirSync(buildDirectory, { recursive: true });
   // Built under a name of its own and renamed: two runs compiling at once never see half a binary.
   const partial = `${binary}.${process.pid}.partial`;
@@ -40,6 +37,14 @@ export function prepareSwapHelper(): SwapHelper {
   }
   fs.renameSync(partial, binary);
   return { ok: true, binary };
+}
+
+/** The compiled helper, or why there is none (the caller reports the race as skipped). */
+export function prepareSwapHelper(): SwapHelper {
+  if (process.platform !== 'linux') {
+    return { ok: false, reason: `the swap helper needs Linux (renameat2 with RENAME_EXCHANGE); this is ${process.platform}` };
+  }
+  return compileHelper('swap');
 }
 
 export interface RunningSwapper {

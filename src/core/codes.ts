@@ -21,4 +21,9 @@ export const REFUSAL_CODES: Readonly<Record<RefusalCode, { readonly stage: Stage
   ERR_OUTSIDE: { stage: 'containment', meaning: 'the path is outside the root' },
   ERR_NOT_GRANTED: { stage: 'server', meaning: 'the named workspace was not granted' },
   ERR_READ_ONLY: { stage: 'server', meaning: 'a write to a read-only grant' },
+  ERR_WORKSPACE_GONE: { stage: 'server', meaning: 'nothing is at the granted path now: the workspace folder was moved away or deleted' },
+  ERR_WORKSPACE_REPLACED: { stage: 'server', meaning: 'another folder is at the granted path than the one the server opened (moved away, or deleted and made again)' },
+  ERR_WORKSPACE_UNMOUNTED: { stage: 'server', meaning: "the workspace's filesystem is no longer mounted at the granted path" },
+  ERR_CHANGED_SINCE_READ: { stage: 'server', meaning: 'a change to a file that changed on disk since this connection read it' },
+  ERR_FILE_CHANGED: { stage: 'server', meaning: 'the file was saved by another program while the change was being made; nothing of the change was kept' },
 };

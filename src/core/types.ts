@@ -31,7 +31,12 @@ export type RefusalCode =
   | 'ERR_PERMISSION'
   | 'ERR_OUTSIDE'
   | 'ERR_NOT_GRANTED'
-  | 'ERR_READ_ONLY';
+  | 'ERR_READ_ONLY'
+  | 'ERR_WORKSPACE_GONE'
+  | 'ERR_WORKSPACE_REPLACED'
+  | 'ERR_WORKSPACE_UNMOUNTED'
+  | 'ERR_CHANGED_SINCE_READ'
+  | 'ERR_FILE_CHANGED';
 
 export interface Policy {
   /** `file://localhost/x`: RFC 8089 calls it the local host; refused by default so each file has one spelling. */

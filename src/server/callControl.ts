@@ -59,6 +59,19 @@ export class CallControl {
     send(total === undefined ? { progress, message } : { progress, total, message });
   }
 
+  /**
+   * The last moment a change can stop, just before it is made (what follows runs without waiting
+   * on anything): the event loop is let in twice, so a cancel already sent is read in between,
+   * and a cancelled call throws CancelledError with nothing changed. After this point the change
+   * is made, whatever arrives.
+   */
+  async commitPoint(): Promise<void> {
+    if (this.call?.signal === undefined) return;
+    await nextTurn();
+    await nextTurn();
+    if (this.cancelled) throw new CancelledError();
+  }
+
   /** Lets the event loop in once SLICE_MS of work has run; throws CancelledError when the call was cancelled meanwhile. */
   async turn(): Promise<void> {
     if (Date.now() - this.sliceStart < SLICE_MS) return;

@@ -1,16 +1,16 @@
 import { McpServer, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { rootToPath } from '../core/index.js';
-import { ChangedError } from './anchored.js';
+import { ChangedError } from './fs/index.js';
 import { bindCall, type CallContext } from './callControl.js';
 import { HEAVY_TOOLS, heavyCalls, lightCalls } from './callGate.js';
 import { sameWorkspace, type Grant } from './grants.js';
 import { chooseFromRoots } from './legacyRoots.js';
 import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from './limits.js';
-import { refusalResult, serverRefusal, type ServerRefusal } from './refusal.js';
+import { refusalResult, serverRefusal, workspaceChangeRefusal, type ServerRefusal } from './refusal.js';
 import { RefusalNotices } from './refusalNotices.js';
 import { registerResources } from './resources.js';
-import { makeScope, toResult, workspaceUriDescription, type ServerState, type ToolDefinition } from './tool.js';
+import { makeScope, toResult, workspaceNow, workspaceUriDescription, type ServerState, type ToolDefinition } from './tool.js';
 import { listWorkspaces } from './tools/listWorkspaces.js';
 import { WORKSPACE_TOOLS } from './tools/index.js';
 
@@ -133,7 +133,10 @@ async function dispatch(
     grant = authorized.grant;
   }
   const workspaceUri = given ?? grant.uri;
-  const scope = makeScope(recording, grant, tool.name, workspaceUri, tool.access);
+  // The granted path must still name the folder held open, or nothing is read or changed there.
+  const current = await workspaceNow(state, grant, tool.access === 'write');
+  if ('change' in current) return refuse(workspaceChangeRefusal(current.change), workspaceUri);
+  const scope = makeScope(recording, grant, current.anchor, tool.name, workspaceUri, tool.access);
   if (call !== undefined) bindCall(scope, call);
   try {
     const outcome = await tool.run(args as never, scope);
@@ -182,13 +185,15 @@ export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices 
     },
   });
   for (const tool of WORKSPACE_TOOLS) {
-    // Only heavy tools run long enough to report progress or to be stopped part way.
+    // Heavy tools run long enough to report progress or to be stopped part way; a change stops
+    // for a cancel that arrives before it is made.
     const heavy = HEAVY_TOOLS.has(tool.name);
+    const cancellable = heavy || tool.access === 'write';
     const gate = heavy ? heavyCalls : lightCalls;
     calls.set(tool.name, {
       inputSchema: z.object({ workspaceUri, ...tool.input }),
       run: async (args, call, ctx) => {
-        const result = await gate.run(() => dispatch(tool, args, ctx, heavy ? call : undefined, state, notices), call?.signal);
+        const result = await gate.run(() => dispatch(tool, args, ctx, cancellable ? call : undefined, state, notices), call?.signal);
         // A refusal's log line is on disk before the client sees the refusal.
         await state.log.settled();
         return boundedFailure(result);

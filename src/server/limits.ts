@@ -56,6 +56,9 @@ export const MAX_WALK_DEPTH = 100;
 /** Folder descriptors one walk keeps open; an ancestor closed to stay under it is reopened from the root. */
 export const MAX_OPEN_FOLDERS = 16;
 
+/** Files a connection's read memory keeps (readMemory.ts): a few hundred bytes each. */
+export const MAX_REMEMBERED_READS = 4096;
+
 /** Entries list_directory and list_directory_with_sizes return (the first by name). */
 export const MAX_LIST_ENTRIES = 10_000;
 

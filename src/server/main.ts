@@ -18,6 +18,8 @@ import {
 } from './sandbox.js';
 import { sandboxMarker } from './sandboxEnvironment.js';
 import type { ServerState } from './tool.js';
+import { ReadMemory } from './readMemory.js';
+import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
 
 const log = (message: string) => process.stderr.write(`boundary-inspector: ${message}\n`);
 
@@ -78,11 +80,11 @@ function grantHoldingLog(log: string, grants: readonly Grant[], platform: Platfo
 
 /**
  * The launcher's part once the server runs inside: it stays outside, passes signals on, writes the
- * refusal log the server inside feeds it, and exits with the server's status once the last line
+ * refusal log the server inside feeds it, answers its questions about the workspaces, and exits with the server's status once the last line
  * is written.
  */
-function relayInside({ child, channel, mechanism }: SandboxStarted, refusalLog: RefusalLog): void {
-  if (refusalLog.file !== undefined && channel instanceof Duplex) relayRefusals(channel, refusalLog);
+function relayInside({ child, channel, mechanism }: SandboxStarted, refusalLog: RefusalLog, workspaces: HeldWorkspaces): void {
+  if (channel instanceof Duplex) relayRefusals(channel, refusalLog, workspaces);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {
     log(`could not start inside ${mechanism}: ${error.message}`);
@@ -170,12 +172,23 @@ export function runServer(args: readonly string[]): number | 'serving' {
       process.stdout.write(`${JSON.stringify(sandbox)}\n`);
       return;
     }
-    // Inside, the log is the launcher's to write: lines go over the channel it handed in.
+    // Inside, the log is the launcher's to write: lines go over the channel it handed in, which
+    // also tells whether each granted path still names the folder the sandbox holds.
+    const channel = marker?.channel === undefined ? undefined : new RefusalChannel(marker.channel, onLogError);
     const refusals =
-      marker?.channel === undefined || marker.refusalLog === undefined
+      channel === undefined || marker?.refusalLog === undefined
         ? fileLog()
-        : new RefusalLog(marker.refusalLog, options.refusalLogBytes, onLogError, new RefusalChannel(marker.channel, onLogError));
-    const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log };
+        : new RefusalLog(marker.refusalLog, options.refusalLogBytes, onLogError, channel);
+    const host =
+      channel === undefined
+        ? undefined
+        : {
+            changeOf: async (index: number, fresh: boolean) => {
+              const letters = fresh ? await channel.askWorkspaces() : (channel.latestWorkspaces ?? 'o'.repeat(grants.length));
+              return changeOfLetter(letters?.[index], grants[index]!.realPath);
+            },
+          };
+    const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), ...(host ? { host } : {}) };
     // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
     import('./serve.js').then(
       ({ serve }) => serve(state),
@@ -191,9 +204,11 @@ export function runServer(args: readonly string[]): number | 'serving' {
   if (inside !== undefined) serveHere(inside);
   else if (options.sandbox === 'off') serveHere({ active: false, mechanism: null, detail: platform === 'win32' ? WINDOWS_SANDBOX_DETAIL : 'turned off (--sandbox off)' });
   else {
+    // Held from before the sandbox is made, so they are the folders it binds.
+    const held = new HeldWorkspaces(grants.map((grant) => grant.realPath));
     // Nothing reads stdin until this settles: where the sandbox does not start, this process serves.
     void startInSandbox(sandboxConfig, process.execPath, [...process.execArgv, script, ...process.argv.slice(2)], process.env).then((started) =>
-      'child' in started ? relayInside(started, fileLog()) : serveHere(started),
+      'child' in started ? relayInside(started, fileLog(), held) : serveHere(started),
     );
   }
   return 'serving';

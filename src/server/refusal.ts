@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { verdictFor, type RefusalCode, type Trace } from '../core/index.js';
+import type { WorkspaceChange } from './fs/index.js';
 
 /** A refusal as the server reports it: the core's verdict, or one of the server's own codes. */
 export interface ServerRefusal {
@@ -14,8 +15,18 @@ export function refusalFromTrace(trace: Trace): ServerRefusal {
   return { code: trace.code!, stage: trace.stage, reason: trace.reason, path: trace.path, trace };
 }
 
-export function serverRefusal(code: 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY', reason: string): ServerRefusal {
+/** The codes the server gives itself, after the core's verdict. */
+export type ServerCode = 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY' | 'ERR_WORKSPACE_GONE' | 'ERR_WORKSPACE_REPLACED' | 'ERR_WORKSPACE_UNMOUNTED' | 'ERR_CHANGED_SINCE_READ' | 'ERR_FILE_CHANGED';
+
+export function serverRefusal(code: ServerCode, reason: string): ServerRefusal {
   return { code, stage: 'server', reason, path: null, trace: null };
+}
+
+const WORKSPACE_CHANGE_CODES = { gone: 'ERR_WORKSPACE_GONE', replaced: 'ERR_WORKSPACE_REPLACED', unmounted: 'ERR_WORKSPACE_UNMOUNTED' } as const;
+
+/** The workspace folder is no longer the one the granted path names: nothing was read or changed. */
+export function workspaceChangeRefusal(change: WorkspaceChange): ServerRefusal {
+  return serverRefusal(WORKSPACE_CHANGE_CODES[change.kind], `The workspace changed under the server: ${change.detail}. Nothing was read or changed.`);
 }
 
 /** What an agent should do next, by code: the text part of a refusal. */
@@ -28,6 +39,15 @@ export function nextStep(refusal: ServerRefusal): string {
       return 'Call list_workspaces and pass one of the granted workspace URIs, exactly, as workspaceUri.';
     case 'ERR_READ_ONLY':
       return 'This workspace is granted read-only: read instead, or ask the user to grant it read-write.';
+    case 'ERR_WORKSPACE_GONE':
+      return 'Tell the user the workspace folder is not at its path any more; nothing can be done there until it is back.';
+    case 'ERR_WORKSPACE_REPLACED':
+    case 'ERR_WORKSPACE_UNMOUNTED':
+      return 'Nothing was done. The folder now at the workspace path is served from the next call: read again before changing anything.';
+    case 'ERR_CHANGED_SINCE_READ':
+      return 'Read the file again, then make the change against what it holds now.';
+    case 'ERR_FILE_CHANGED':
+      return 'Nothing of this change was kept. Read the file again and redo the change on what it holds now.';
     case 'ERR_OUTSIDE':
     case 'ERR_SYMLINK_ESCAPE':
       return 'Use a path inside the workspace (relative paths resolve against it). Call explain_path with the same input to see every stage, or list_workspaces for the granted workspaces.';

@@ -2,7 +2,11 @@
  * The refusal log across the sandbox wall. The server inside never sees the log's files: it sends
  * each line over an inherited socket to its launcher, which checks the line is a refusal record,
  * writes it with the same bounds (line size, rotation) and answers one byte per line once it is on
- * disk, so that a refusal's line is still written before its answer.
+ * disk, so that a refusal's line is still written before its answer. The same channel carries the
+ * server's question, for each change, of whether each granted path still names the folder the
+ * sandbox holds (workspaceWatch.ts): the line `?`, answered `W` and one letter per workspace; and
+ * the launcher's own word when that changes between questions, `S` and the letters, which reads
+ * go by.
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -10,19 +14,60 @@ import { REFUSAL_CODES } from '../core/codes.js';
 import { MAX_LOG_LINE_BYTES, MAX_QUEUED_LINES, type LogSink, type RefusalLog, type RefusalRecord } from './refusalLog.js';
 
 const ACK = '\n';
+const WORKSPACES_QUESTION = '?';
+const WORKSPACES_ANSWER = 'W';
+const WORKSPACES_NOTICE = 'S';
 
 /** The server's end: lines out, acknowledgements in. */
 export class RefusalChannel implements LogSink {
   private readonly socket: net.Socket;
   private readonly waiting: { lines: number; done: () => void }[] = [];
+  private readonly asking: ((letters: string | undefined) => void)[] = [];
+  /** The answer or notice being read, when its letter has come and its newline not yet. */
+  private answer: string | undefined;
+  private answerKind: string = WORKSPACES_ANSWER;
+  /** The launcher's last word on the workspaces, unasked; undefined until it has said anything. */
+  latestWorkspaces: string | undefined;
 
   constructor(fd: number, onError: (error: Error) => void) {
     this.socket = new net.Socket({ fd, readable: true, writable: true });
     // The channel never keeps the server alive: it ends when its input does.
     this.socket.unref();
-    this.socket.on('data', (chunk: Buffer) => this.acknowledged(chunk.length));
+    this.socket.setEncoding('latin1');
+    this.socket.on('data', (chunk: string) => this.read(chunk));
     this.socket.on('error', onError);
-    this.socket.on('close', () => this.acknowledged(Number.MAX_SAFE_INTEGER));
+    this.socket.on('close', () => {
+      this.acknowledged(Number.MAX_SAFE_INTEGER);
+      for (const ask of this.asking.splice(0)) ask(undefined);
+    });
+  }
+
+  /** The launcher's letters for the workspaces, in grant order; undefined when it cannot answer. */
+  askWorkspaces(): Promise<string | undefined> {
+    if (this.socket.destroyed) return Promise.resolve(undefined);
+    return new Promise((answered) => {
+      this.asking.push(answered);
+      this.socket.write(`${WORKSPACES_QUESTION}\n`);
+    });
+  }
+
+  private read(chunk: string): void {
+    let acks = 0;
+    for (const char of chunk) {
+      if (this.answer !== undefined) {
+        if (char !== '\n') this.answer += char;
+        else {
+          if (this.answerKind === WORKSPACES_ANSWER) this.asking.shift()?.(this.answer);
+          this.latestWorkspaces = this.answer;
+          this.answer = undefined;
+        }
+      } else if (char === WORKSPACES_ANSWER || char === WORKSPACES_NOTICE) {
+        this.answer = '';
+        this.answerKind = char;
+      }
+      else if (char === ACK) acks += 1;
+    }
+    if (acks > 0) this.acknowledged(acks);
   }
 
   write(text: string, lines: number): Promise<void> {
@@ -78,9 +123,10 @@ export function parseChannelLine(line: string): { record: RefusalRecord } | { no
 /**
  * The launcher's end: reads lines from the server inside and writes each through `log`, which
  * bounds them again; a line too long or not a refusal record is dropped and counted in a note.
- * Reading pauses while the log has many lines to write, so a flood waits in the socket.
+ * Reading pauses while the log has many lines to write, so a flood waits in the socket. A
+ * question about the workspaces is answered from `workspaces`.
  */
-export function relayRefusals(channel: Duplex, log: RefusalLog): void {
+export function relayRefusals(channel: Duplex, log: RefusalLog, workspaces?: { status(): string; watch(notice: (letters: string) => void): void }): void {
   let pending = '';
   let discarding = false;
   let rejected = 0;
@@ -88,6 +134,11 @@ export function relayRefusals(channel: Duplex, log: RefusalLog): void {
   let acknowledgements: Promise<void> = Promise.resolve();
 
   const take = (line: string) => {
+    // Answered at once, not in the log's turn: the answer's W sets it apart from acknowledgements.
+    if (line === WORKSPACES_QUESTION) {
+      if (!channel.destroyed) channel.write(`${WORKSPACES_ANSWER}${workspaces?.status() ?? ''}\n`);
+      return;
+    }
     const parsed = parseChannelLine(line);
     if (parsed === undefined) rejected += 1;
     const written = parsed === undefined ? Promise.resolve() : 'note' in parsed ? log.note(parsed.note) : log.append(parsed.record);
@@ -102,6 +153,9 @@ export function relayRefusals(channel: Duplex, log: RefusalLog): void {
       });
   };
 
+  workspaces?.watch((letters) => {
+    if (!channel.destroyed) channel.write(`${WORKSPACES_NOTICE}${letters}\n`);
+  });
   channel.setEncoding('utf8');
   channel.on('data', (chunk: string) => {
     let text = chunk;

@@ -3,13 +3,14 @@ import nodePath from 'node:path';
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type McpServer, type Resource } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { pathToUri, traceAgainst, type Trace } from '../core/index.js';
-import { anchorOf, readFile } from './anchored.js';
+import { currentAnchor, readFile } from './fs/index.js';
+import { workspaceChangeRefusal } from './refusal.js';
 import { heavyCalls } from './callGate.js';
 import type { Grant } from './grants.js';
 import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES, MAX_WALK_DEPTH, RESOURCE_PAGE_ENTRIES, RESOURCE_PAGE_MILLISECONDS, RESOURCES_PER_PAGE } from './limits.js';
 import { mimeTypeOf } from './mime.js';
-import type { ServerState } from './tool.js';
-import { STOP, walk } from './walk.js';
+import { workspaceNow, type ServerState } from './tool.js';
+import { STOP, walk } from './fs/index.js';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 /** A resource read answers with the file's text or base64, which must fit one answer. */
@@ -79,7 +80,13 @@ function listPage(state: ServerState, from: Position): { resources: Resource[]; 
   let position: Position | undefined = from;
   while (position !== undefined && position.grant < state.grants.length) {
     const grant: Grant = state.grants[position.grant]!;
-    const anchor = anchorOf(grant, state.platform);
+    const current = currentAnchor(grant, state.platform);
+    // A workspace no longer at its path lists nothing: its files are not where their URIs say.
+    if ('change' in current) {
+      position = { grant: position.grant + 1, after: [''] };
+      continue;
+    }
+    const anchor = current.anchor;
     let result;
     try {
       result = walk<true>({
@@ -162,9 +169,22 @@ export function registerResources(server: McpServer, state: ServerState): void {
     }
     return heavyCalls.run(async () => {
       const path = located.trace.path!;
+      const current = await workspaceNow(state, located.grant, false);
+      if ('change' in current) {
+        const refusal = workspaceChangeRefusal(current.change);
+        await state.log.record('resources/read', located.grant.uri, uri, refusal);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Refused (${refusal.code} at ${refusal.stage}): ${refusal.reason}`, {
+          uri,
+          code: refusal.code,
+          stage: refusal.stage,
+          reason: refusal.reason,
+        });
+      }
       let bytes: Buffer;
       try {
-        ({ bytes } = readFile(anchorOf(located.grant, state.platform), path, MAX_RESOURCE_BYTES));
+        let stats;
+        ({ bytes, stats } = readFile(current.anchor.checked(path), MAX_RESOURCE_BYTES));
+        state.reads.remember(path, stats);
       } catch (error) {
         // Inside the workspace and allowed, but nothing is there: the SDK's "resource not found", not an internal error.
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ResourceNotFoundError(uri);

@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { anchorOf } from './anchored.js';
+import { anchorOf } from './fs/index.js';
 import { heavyCalls, lightCalls } from './callGate.js';
 import { createServer, toolCalls } from './createServer.js';
 import { DirectCalls } from './directCalls.js';

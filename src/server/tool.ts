@@ -7,13 +7,22 @@ import type { Grant } from './grants.js';
 import { refusalFromTrace, serverRefusal, type ServerRefusal } from './refusal.js';
 import type { RefusalLog } from './refusalLog.js';
 import type { SandboxState } from './sandbox.js';
-import { anchorOf, ChangedError, type Anchor } from './anchored.js';
+import { ChangedError, currentAnchor, type Anchor, type CheckedPath, type WorkspaceChange } from './fs/index.js';
+import type { ReadMemory } from './readMemory.js';
 
 export interface ServerState {
   readonly grants: readonly Grant[];
   readonly log: RefusalLog;
   readonly platform: Platform;
   readonly sandbox: SandboxState;
+  /** What this connection read, for write_file and edit_file to refuse a file changed since (stdio: one connection per process). */
+  readonly reads: ReadMemory;
+  /**
+   * Outside a sandbox's own view: whether the granted path at this index still names the folder
+   * the sandbox was made with, as the launcher outside sees it; `fresh` asks it now (before a
+   * change), otherwise its last word is taken. Absent without a sandbox.
+   */
+  readonly host?: { changeOf(index: number, fresh: boolean): Promise<WorkspaceChange | undefined> };
   /** Logs go to stderr: stdout carries JSON-RPC only. */
   readonly logger: (message: string) => void;
 }
@@ -25,7 +34,7 @@ export interface Judged {
 }
 
 export type Checked =
-  | { readonly ok: true; readonly path: string; readonly trace: Trace }
+  | { readonly ok: true; readonly path: string; readonly target: CheckedPath; readonly trace: Trace }
   | { readonly ok: false; readonly refusal: ServerRefusal; readonly input: string };
 
 /** What a tool works with once its workspace is authorised: containment checks, logged when they refuse. */
@@ -142,7 +151,7 @@ export function otherWorkspaces(state: ServerState, grant: Grant): OtherWorkspac
   return workspacesBeside(state.grants, grant.uri);
 }
 
-export function makeScope(state: ServerState, grant: Grant, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {
+export function makeScope(state: ServerState, grant: Grant, anchor: Anchor, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {
   const own = operationOf(tool, access);
   const record = (refusal: ServerRefusal, input: string) => {
     // For the log's reader, only for a path the boundary refused (not for the grant's rights): bounded
@@ -167,11 +176,10 @@ export function makeScope(state: ServerState, grant: Grant, tool: string, worksp
       changes: own.changes,
       replaces: options.replaces ?? own.replaces,
     });
-    if (refusal === null) return { ok: true, path: trace.path!, trace };
+    if (refusal === null) return { ok: true, path: trace.path!, target: anchor.checked(trace.path!), trace };
     record(refusal, input);
     return { ok: false, refusal, input };
   };
-  const anchor = anchorOf(grant, state.platform);
   return {
     grant,
     state,
@@ -208,4 +216,17 @@ export function makeScope(state: ServerState, grant: Grant, tool: string, worksp
 export function toResult(outcome: Extract<Outcome, { kind: 'ok' }>, structured: boolean): CallToolResult {
   const content: ContentBlock[] = [...(outcome.content ?? []), { type: 'text', text: outcome.text }];
   return structured ? { content, structuredContent: outcome.structured } : { content };
+}
+
+/**
+ * The anchor of a grant whose path still names the folder the server holds, as the host sees it
+ * (a sandbox's own view hides changes made outside it; asked afresh for a call that `changes`)
+ * and as this process sees it; or what happened to that folder.
+ */
+export async function workspaceNow(state: ServerState, grant: Grant, changes: boolean): Promise<{ anchor: Anchor } | { change: WorkspaceChange }> {
+  if (state.host !== undefined) {
+    const change = await state.host.changeOf(state.grants.indexOf(grant), changes);
+    if (change !== undefined) return { change };
+  }
+  return currentAnchor(grant, state.platform);
 }

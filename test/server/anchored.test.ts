@@ -23,7 +23,7 @@ import {
   temporaryNameFor,
   writeFile,
   type AnchorMode,
-} from '../../src/server/anchored.js';
+} from '../../src/server/fs/index.js';
 
 const MODES: readonly AnchorMode[] = process.platform === 'linux' ? ['descriptor', 'path'] : ['path'];
 
@@ -105,26 +105,26 @@ for (const mode of MODES) {
 
     // Each row is checked against d/... before the swap by the caller (the core); it acts after it.
     const attacks: readonly [string, (ws: string) => unknown][] = [
-      ['read through the swapped folder', (ws) => readFile(anchor, path.join(ws, 'd', 'f.txt'), 1024)],
-      ['describe through it', (ws) => describeEntry(anchor, path.join(ws, 'd', 'f.txt'))],
-      ['list it', (ws) => openFolder(anchor, path.join(ws, 'd')).list()],
-      ['list a folder below it', (ws) => openFolder(anchor, path.join(ws, 'd', 'sub')).list()],
-      ['write through it', (ws) => writeFile(anchor, path.join(ws, 'd', 'new.txt'), 'x')],
-      ['replace a file through it', (ws) => writeFile(anchor, path.join(ws, 'd', 'f.txt'), 'x')],
-      ['create a folder through it', (ws) => makeDirectories(anchor, path.join(ws, 'd', 'made', 'deeper'))],
-      ['delete a file through it', (ws) => remove(anchor, path.join(ws, 'd', 'f.txt'), 'file', false)],
-      ['delete a folder recursively through it', (ws) => remove(anchor, path.join(ws, 'd', 'sub'), 'directory', true)],
-      ['delete the swapped folder itself, recursively', (ws) => remove(anchor, path.join(ws, 'd'), 'directory', true)],
-      ['move a file out of it', (ws) => move(anchor, path.join(ws, 'd', 'f.txt'), path.join(ws, 'moved.txt'), 'file')],
-      ['move a file into it', (ws) => move(anchor, path.join(ws, 'top.txt'), path.join(ws, 'd', 'moved-in.txt'), 'file')],
+      ['read through the swapped folder', (ws) => readFile(anchor.checked(path.join(ws, 'd', 'f.txt')), 1024)],
+      ['describe through it', (ws) => describeEntry(anchor.checked(path.join(ws, 'd', 'f.txt')))],
+      ['list it', (ws) => openFolder(anchor.checked(path.join(ws, 'd'))).list()],
+      ['list a folder below it', (ws) => openFolder(anchor.checked(path.join(ws, 'd', 'sub'))).list()],
+      ['write through it', (ws) => writeFile(anchor.checked(path.join(ws, 'd', 'new.txt')), 'x')],
+      ['replace a file through it', (ws) => writeFile(anchor.checked(path.join(ws, 'd', 'f.txt')), 'x')],
+      ['create a folder through it', (ws) => makeDirectories(anchor.checked(path.join(ws, 'd', 'made', 'deeper')))],
+      ['delete a file through it', (ws) => remove(anchor.checked(path.join(ws, 'd', 'f.txt')), 'file', false)],
+      ['delete a folder recursively through it', (ws) => remove(anchor.checked(path.join(ws, 'd', 'sub')), 'directory', true)],
+      ['delete the swapped folder itself, recursively', (ws) => remove(anchor.checked(path.join(ws, 'd')), 'directory', true)],
+      ['move a file out of it', (ws) => move(anchor.checked(path.join(ws, 'd', 'f.txt')), anchor.checked(path.join(ws, 'moved.txt')), 'file')],
+      ['move a file into it', (ws) => move(anchor.checked(path.join(ws, 'top.txt')), anchor.checked(path.join(ws, 'd', 'moved-in.txt')), 'file')],
     ];
 
-    test('every operation is refused as changed, and nothing outside is touched', () => {
+    test('every operation is refused as changed, and nothing outside is touched', async () => {
       fs.writeFileSync(path.join(fx.ws, 'top.txt'), 'top');
       fx.swap();
       outsideBefore = snapshot(fx.outside);
       for (const [name, attack] of attacks) {
-        assert.throws(() => attack(fx.ws), (error: unknown) => error instanceof ChangedError, `${name}: refused as changed`);
+        await assert.rejects(async () => attack(fx.ws), (error: unknown) => error instanceof ChangedError, `${name}: refused as changed`);
       }
       assert.deepEqual(snapshot(fx.outside), outsideBefore, 'the outside folder is exactly as it was');
       assert.deepEqual(temporaries(fx.base), [], 'no temporary file anywhere');
@@ -145,14 +145,16 @@ for (const mode of MODES) {
       fs.rmSync(fx.base, { recursive: true, force: true });
     });
 
-    test('a write whose folder is swapped just before the rename never lands outside', () => {
+    test('a write whose folder is swapped just before the commit never lands outside', async () => {
       const outsideBefore = snapshot(fx.outside);
-      let outcome: { created: boolean } | undefined;
+      let outcome: Awaited<ReturnType<typeof writeFile>> | undefined;
       let failure: unknown;
       try {
-        outcome = writeFile(anchor, path.join(fx.ws, 'd', 'f.txt'), 'new content', () => {
-          fx.swap();
-          return undefined;
+        outcome = await writeFile(anchor.checked(path.join(fx.ws, 'd', 'f.txt')), 'new content', {
+          beforeCommit: () => {
+            fx.swap();
+            return undefined;
+          },
         });
       } catch (error) {
         failure = error;
@@ -162,17 +164,18 @@ for (const mode of MODES) {
         assert.deepEqual(temporaries(fx.base), [], 'no temporary file anywhere');
         // The descriptor still holds the real folder, wherever its name went: the write lands there.
         assert.equal(failure, undefined, `the anchored write went through: ${String(failure)}`);
-        assert.equal(outcome?.created, false);
+        assert.equal(outcome?.kind === 'written' && outcome.created, false);
+        assert.equal(outcome?.kind, 'written');
         assert.equal(fs.readFileSync(path.join(fx.ws, 'd-real', 'f.txt'), 'utf8'), 'new content');
       } else {
-        assert.ok(failure !== undefined, 'without a descriptor the rename through the swapped path fails');
+        assert.ok(failure instanceof ChangedError, `without a descriptor the swapped folder is seen before anything is renamed: ${String(failure)}`);
         assert.equal(fs.readFileSync(path.join(fx.ws, 'd-real', 'f.txt'), 'utf8'), 'inside f');
         // Its folder moved away, so the temporary file could not be removed by path; it stays inside,
         // and the next write of that file, once the folder is back, sweeps it.
         assert.deepEqual(temporaries(fx.outside), [], 'nothing left outside');
         fs.unlinkSync(path.join(fx.ws, 'd'));
         fs.renameSync(path.join(fx.ws, 'd-real'), path.join(fx.ws, 'd'));
-        writeFile(anchor, path.join(fx.ws, 'd', 'f.txt'), 'again');
+        await writeFile(anchor.checked(path.join(fx.ws, 'd', 'f.txt')), 'again');
         assert.deepEqual(temporaries(fx.base), [], 'the next write swept it');
       }
     });
@@ -213,11 +216,11 @@ for (const mode of MODES) {
         const target = make(ws, base);
         const before = snapshot(base);
         for (const act of [
-          () => readFile(anchor, target, 1024),
-          () => describeEntry(anchor, target),
-          () => writeFile(anchor, target, 'written'),
-          () => makeDirectories(anchor, target),
-          () => remove(anchor, target, 'file', false),
+          () => readFile(anchor.checked(target), 1024),
+          () => describeEntry(anchor.checked(target)),
+          () => writeFile(anchor.checked(target), 'written'),
+          () => makeDirectories(anchor.checked(target)),
+          () => remove(anchor.checked(target), 'file', false),
         ]) {
           assert.throws(act, (error: NodeJS.ErrnoException) => error.code === 'EINVAL' && /not below the workspace|not a name/.test(error.message), `${attack}: ${target}`);
         }
@@ -225,10 +228,10 @@ for (const mode of MODES) {
       });
     }
 
-    test('control: names a POSIX folder may hold (a backslash, dots inside, a leading dash) are still names', () => {
+    test('control: names a POSIX folder may hold (a backslash, dots inside, a leading dash) are still names', async () => {
       for (const name of ['back\\slash.txt', '..hidden', 'a..b', '-dash', '...']) {
-        writeFile(anchor, path.join(ws, 'd', name), name);
-        assert.equal(readFile(anchor, path.join(ws, 'd', name), 1024).bytes.toString(), name);
+        await writeFile(anchor.checked(path.join(ws, 'd', name)), name);
+        assert.equal(readFile(anchor.checked(path.join(ws, 'd', name)), 1024).bytes.toString(), name);
       }
     });
   });
@@ -247,8 +250,8 @@ describe('special files are described, never opened', { skip: process.platform !
       for (const mode of MODES) {
         const anchor = Anchor.open(base, 'linux', mode);
         try {
-          assert.throws(() => readFile(anchor, fifo, 1024), (error: NodeJS.ErrnoException) => error.code === 'EINVAL' && /not a regular file/.test(error.message), mode);
-          assert.doesNotThrow(() => describeEntry(anchor, fifo), 'a FIFO is described');
+          assert.throws(() => readFile(anchor.checked(fifo), 1024), (error: NodeJS.ErrnoException) => error.code === 'EINVAL' && /not a regular file/.test(error.message), mode);
+          assert.doesNotThrow(() => describeEntry(anchor.checked(fifo)), 'a FIFO is described');
         } finally {
           anchor.close();
         }
@@ -283,34 +286,36 @@ describe('temporary files: one short pattern, never left behind', () => {
     assert.ok(long.length <= 40, `${long} is ${long.length} characters`);
   });
 
-  test('a file whose name is 255 bytes long can be written', () => {
+  test('a file whose name is 255 bytes long can be written', async () => {
     const name = `${'é'.repeat(126)}abc`; // 126 * 2 + 3 = 255 bytes in UTF-8
     assert.equal(Buffer.byteLength(name), 255);
-    const result = writeFile(anchor, path.join(base, name), 'long name');
-    assert.equal(result.created, true);
+    const result = await writeFile(anchor.checked(path.join(base, name)), 'long name');
+    assert.equal(result.kind === 'written' && result.created, true);
     assert.equal(fs.readFileSync(path.join(base, name), 'utf8'), 'long name');
   });
 
-  test('a write abandoned just before the rename (an exception, or a refusal) removes its temporary file', () => {
+  test('a write abandoned just before the commit (an exception, or a refusal) removes its temporary file', async () => {
     fs.writeFileSync(path.join(base, 'kept.txt'), 'old');
-    assert.throws(() =>
-      writeFile(anchor, path.join(base, 'kept.txt'), 'new', () => {
-        throw new Error('changed meanwhile');
+    await assert.rejects(() =>
+      writeFile(anchor.checked(path.join(base, 'kept.txt')), 'new', {
+        beforeCommit: () => {
+          throw new Error('changed meanwhile');
+        },
       }),
     );
-    const refused = writeFile(anchor, path.join(base, 'kept.txt'), 'new', () => 'refused');
-    assert.equal(refused.refusal, 'refused');
+    const refused = await writeFile(anchor.checked(path.join(base, 'kept.txt')), 'new', { beforeCommit: () => 'refused' });
+    assert.equal(refused.kind === 'refused' && refused.refusal, 'refused');
     assert.equal(fs.readFileSync(path.join(base, 'kept.txt'), 'utf8'), 'old');
     assert.deepEqual(temporaries(base), []);
   });
 
-  test('a write over a folder fails, and leaves nothing', () => {
+  test('a write over a folder fails, and leaves nothing', async () => {
     fs.mkdirSync(path.join(base, 'a-folder'));
-    assert.throws(() => writeFile(anchor, path.join(base, 'a-folder'), 'x'), { code: 'EISDIR' });
+    await assert.rejects(() => writeFile(anchor.checked(path.join(base, 'a-folder')), 'x'), { code: 'EISDIR' });
     assert.deepEqual(temporaries(base), []);
   });
 
-  test('a stale temporary file of a dead writer is removed by the next write of the same file; a live writer\'s and another file\'s are kept', () => {
+  test('a stale temporary file of a dead writer is removed by the next write of the same file; a live writer\'s and another file\'s are kept', async () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const deadPid = Number(dead.stdout);
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
@@ -325,7 +330,7 @@ describe('temporary files: one short pattern, never left behind', () => {
       for (const name of [stale, busy, other, foreignFresh, foreignOld]) fs.writeFileSync(path.join(base, name), 'partial');
       const old = (Date.now() - FOREIGN_TEMPORARY_STALE_MS - 60_000) / 1000;
       fs.utimesSync(path.join(base, foreignOld), old, old);
-      writeFile(anchor, path.join(base, 'target.txt'), 'complete');
+      await writeFile(anchor.checked(path.join(base, 'target.txt')), 'complete');
       assert.equal(fs.existsSync(path.join(base, stale)), false, 'the dead writer\'s temporary file is gone');
       assert.equal(fs.existsSync(path.join(base, busy)), true, 'a live writer\'s temporary file is kept');
       assert.equal(fs.existsSync(path.join(base, other)), true, 'another file\'s temporary file is kept');
@@ -342,10 +347,12 @@ describe('temporary files: one short pattern, never left behind', () => {
     const size = 8 * 1024 * 1024;
     fs.writeFileSync(target, Buffer.alloc(size, 'a'));
     const writer = `
-      const { Anchor, writeFile } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'server', 'anchored.ts'))});
+      const { Anchor, writeFile } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'server', 'fs', 'index.ts'))});
       const anchor = Anchor.open(${JSON.stringify(base)}, ${JSON.stringify(process.platform === 'linux' ? 'linux' : 'darwin')});
       let letter = 0;
-      for (;;) writeFile(anchor, ${JSON.stringify(target)}, Buffer.alloc(${size}, 'bc'[letter++ % 2]));
+      (async () => {
+        for (;;) await writeFile(anchor.checked(${JSON.stringify(target)}), Buffer.alloc(${size}, 'bc'[letter++ % 2]));
+      })();
     `;
     const inWrite = () => temporaries(base).length > 0;
     let leftBehind = 0;
@@ -364,7 +371,7 @@ describe('temporary files: one short pattern, never left behind', () => {
       if (inWrite()) leftBehind += 1;
     }
     assert.ok(leftBehind > 0, 'killed writers left temporary files, so the sweep below has something to do');
-    writeFile(anchor, target, 'done');
+    await writeFile(anchor.checked(target), 'done');
     assert.deepEqual(temporaries(base), [], 'the next write removed every stale temporary file of this target');
   });
 });

@@ -1,4 +1,5 @@
-import { makeDirectories } from '../anchored.js';
+import { callOf } from '../callControl.js';
+import { makeDirectories } from '../fs/index.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 
@@ -8,7 +9,7 @@ export const createDirectory = defineTool({
   description:
     'Creates a folder inside the workspace, with any missing folders above it. A folder that already exists is left as it is (created: false), ' +
     'so the call can be repeated; a file or a link already at that name is an error (EEXIST), and a link there is never followed. ' +
-    'Needs a read-write grant. A refused path comes back with its refusal code, stage and reason.',
+    'Cancelled before it is made, nothing changes. Needs a read-write grant. A refused path comes back with its refusal code, stage and reason.',
   input: { path: pathField },
   output: z.object({
     path: z.string().describe('The real path of the folder.'),
@@ -35,7 +36,8 @@ export const createDirectory = defineTool({
     if (refusal) return refused(refusal);
     // Each missing name is made through its anchored parent; a folder that appeared meanwhile is
     // opened instead (still idempotent), and a link that appeared stops the call.
-    const created = makeDirectories(scope.anchor, checked.path);
+    await callOf(scope).commitPoint();
+    const created = makeDirectories(checked.target);
     return ok({ path: checked.path, uri, created }, `${created ? 'Created' : 'Already exists:'} ${scope.relative(checked.path)}.`);
   },
 });

@@ -1,4 +1,5 @@
-import { remove } from '../anchored.js';
+import { callOf } from '../callControl.js';
+import { remove } from '../fs/index.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 
@@ -7,7 +8,7 @@ export const deletePath = defineTool({
   title: 'Delete a file or folder',
   description:
     'Deletes a file, a link or a folder inside the workspace. A link is removed itself, never its target. ' +
-    'A folder that is not empty needs `recursive: true`. The workspace folder itself is never deleted. Needs a read-write grant.',
+    'A folder that is not empty needs `recursive: true`. The workspace folder itself is never deleted. Cancelled before the deletion, nothing changes. Needs a read-write grant.',
   input: {
     path: pathField,
     recursive: z.boolean().optional().describe('Delete a folder with everything in it. Without it, only an empty folder is deleted.'),
@@ -27,7 +28,9 @@ export const deletePath = defineTool({
     const refusal = scope.recheck(checked);
     if (refusal) return refused(refusal);
     // A folder's contents are removed through descriptors of each folder; links inside are removed as links.
-    remove(scope.anchor, checked.path, kind, recursive === true);
+    await callOf(scope).commitPoint();
+    remove(checked.target, kind, recursive === true);
+    scope.state.reads.forget(checked.path);
     return ok({ path: checked.path, kind }, `Deleted ${kind} ${scope.relative(checked.path)}.`);
   },
 });

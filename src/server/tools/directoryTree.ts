@@ -1,10 +1,10 @@
 import { minimatch, Minimatch } from 'minimatch';
 import * as z from 'zod';
-import { type EntryType } from '../anchored.js';
+import { type EntryType } from '../fs/index.js';
 import { AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_EXCLUDE_PATTERNS, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
 import { callOf } from '../callControl.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { STOP, walkInTurns } from '../walk.js';
+import { STOP, walkInTurns } from '../fs/index.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';
 
 /** Bounds the answer (and the work) on a huge tree; the result says when it was cut short. */
@@ -121,7 +121,7 @@ export const directoryTree = defineTool({
       signal: call.signal,
       onProgress: (examined) => call.progress(examined, undefined, `${examined} entries examined`),
       anchor: scope.anchor,
-      start: scope.anchor.namesOf(checked.path),
+      start: checked.target.names,
       context: tree,
       maxEntries: MAX_TREE_ENTRIES,
       exclude: (entry) => excluded(entry.relative),

@@ -1,6 +1,7 @@
 import { formatPatch, structuredPatch } from 'diff';
 import * as z from 'zod';
-import { ChangedError, fsError, readFile, writeFile } from '../anchored.js';
+import { callOf } from '../callControl.js';
+import { contentBase, fsError, readFile, writeFile } from '../fs/index.js';
 import {
   formatBytes,
   jsonLength,
@@ -13,7 +14,11 @@ import {
   MAX_FILE_BYTES,
 } from '../limits.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
+import { changedSinceRead, fileChanged } from './changes.js';
 import { countLines, MAX_TEXT_BYTES } from './readTextFile.js';
+
+/** Times the edits are applied again to another program's save before the call gives up. */
+const MAX_EDIT_ROUNDS = 3;
 
 /** Occurrences counted before saying "more": enough to tell the agent how ambiguous oldText is. */
 const MAX_COUNTED = 10;
@@ -142,7 +147,8 @@ export const editFile = defineTool({
     'The text of the result is a unified diff; the structured result says what changed (lines added and removed). With dryRun the diff is returned and the file is left alone. ' +
     `At most ${MAX_EDITS} edits per call, and a file of at most ${formatBytes(MAX_FILE_BYTES)} before and after; each edit searches the whole file, and the edits of one call ` +
     `may search ${MAX_EDIT_WORK.toLocaleString('en-US')} characters in all. A diff too large to compute or show quickly (more than ${MAX_DIFF_CHANGES} changed lines) is replaced by a line saying so. ` +
-    'The new text is written to a temporary file beside the target and renamed into place, and the write is abandoned if the file changed since it was read. ' +
+    'Refused if the file changed on disk since you read it; a save by another program during the call is kept, and the edits are applied to it if they still match. ' +
+    'Cancelled before the write, nothing changes. ' +
     'Needs a read-write grant. A refused path comes back with its refusal code, stage and reason.',
   input: {
     path: pathField,
@@ -174,41 +180,53 @@ export const editFile = defineTool({
     // Followed: a link to a file inside the workspace edits that file; checked.path is the real file.
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const { bytes, stats } = readFile(scope.anchor, checked.path, MAX_TEXT_BYTES);
-    const original = bytes.toString('utf8');
+    let { bytes, stats } = readFile(checked.target, MAX_TEXT_BYTES);
+    const since = changedSinceRead(scope, checked, { kind: 'present', stats });
+    if (since) return refused(since);
     const name = scope.relative(checked.path);
-    const updated = applyEdits(original, edits, name);
-    const size = Buffer.byteLength(updated);
-    if (size > MAX_FILE_BYTES) {
-      throw fsError('EFBIG', `${name} would be ${size} bytes after these edits, more than the ${formatBytes(MAX_FILE_BYTES)} edit_file writes`);
-    }
-    const diff = boundedDiff(name, original, updated);
-    const uri = scope.uriOf(checked.path);
-    const described = {
-      path: checked.path,
-      uri,
-      diffShown: diff.shown,
-      ...(diff.shown ? { linesAdded: diff.added, linesRemoved: diff.removed } : {}),
-      size,
-      lines: countLines(updated),
-    };
-    const shown = diff.shown
-      ? diff.text
-      : `The diff is not shown: ${diff.why}. The file has ${countLines(original)} lines before and ${described.lines} after; read it to see the result.`;
-    if (dryRun || updated === original) {
-      return ok({ ...described, applied: false }, `${dryRun ? 'Dry run, nothing written' : 'The edits change nothing; nothing written'}.\n${shown}`);
-    }
-    const { refusal } = writeFile(scope.anchor, checked.path, updated, (current) => {
-      const again = scope.recheck(checked, { followFinal: false });
-      if (again) return again;
-      const now = current();
-      // Another writer since the read: renaming now would silently drop their change.
-      if (!now || now.ino !== stats.ino || now.dev !== stats.dev || now.size !== stats.size || now.mtimeNs !== stats.mtimeNs) {
-        throw new ChangedError(checked.path, 'it was modified after it was read');
+    // Another program's save landing meanwhile is kept: the edits are applied again to what it saved.
+    for (let round = 0; ; round += 1) {
+      const original = bytes.toString('utf8');
+      let updated: string;
+      try {
+        updated = applyEdits(original, edits, name);
+      } catch (error) {
+        if (round === 0) throw error;
+        return refused(fileChanged(scope, checked, `saved by another program meanwhile, and the edits no longer apply to it: ${(error as Error).message}`));
       }
-      return undefined;
-    });
-    if (refusal) return refused(refusal);
-    return ok({ ...described, applied: true }, `Edited ${name}.\n${shown}`);
+      const size = Buffer.byteLength(updated);
+      if (size > MAX_FILE_BYTES) {
+        throw fsError('EFBIG', `${name} would be ${size} bytes after these edits, more than the ${formatBytes(MAX_FILE_BYTES)} edit_file writes`);
+      }
+      const diff = boundedDiff(name, original, updated);
+      const described = {
+        path: checked.path,
+        uri: scope.uriOf(checked.path),
+        diffShown: diff.shown,
+        ...(diff.shown ? { linesAdded: diff.added, linesRemoved: diff.removed } : {}),
+        size,
+        lines: countLines(updated),
+      };
+      const shown = diff.shown
+        ? diff.text
+        : `The diff is not shown: ${diff.why}. The file has ${countLines(original)} lines before and ${described.lines} after; read it to see the result.`;
+      const again = round > 0 ? ` ${name} was saved by another program while it was being edited; the edits were applied to that version.` : '';
+      if (dryRun || updated === original) {
+        return ok({ ...described, applied: false }, `${dryRun ? 'Dry run, nothing written' : 'The edits change nothing; nothing written'}.${again}\n${shown}`);
+      }
+      // From here to the commit nothing waits, so a cancel not heard now comes after the change.
+      if (round === 0) await callOf(scope).commitPoint();
+      const written = await writeFile(checked.target, updated, {
+        base: contentBase(stats, bytes),
+        beforeCommit: () => scope.recheck(checked, { followFinal: false }),
+      });
+      if (written.kind === 'refused') return refused(written.refusal);
+      if (written.kind === 'written') {
+        scope.state.reads.remember(checked.path, written.stats);
+        return ok({ ...described, applied: true }, `Edited ${name}.${again}\n${shown}`);
+      }
+      if (round + 1 >= MAX_EDIT_ROUNDS) return refused(fileChanged(scope, checked, `${written.why}, ${MAX_EDIT_ROUNDS} times in a row`));
+      ({ bytes, stats } = readFile(checked.target, MAX_TEXT_BYTES));
+    }
   },
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { EntryType } from '../anchored.js';
+import type { EntryType } from '../fs/index.js';
 import type { Checked } from '../tool.js';
 
 export const entryTypeSchema = z

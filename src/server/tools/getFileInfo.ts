@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { describe, entryTypeOf } from '../anchored.js';
+import { describe, entryTypeOf } from '../fs/index.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { entryTypeSchema } from './entries.js';
 
@@ -34,7 +34,7 @@ export const getFileInfo = defineTool({
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
     if (checked.trace.kind === 'missing') throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
-    const { stats, linkTarget } = describe(scope.anchor, checked.path);
+    const { stats, linkTarget } = describe(checked.target);
     const type = entryTypeOf(stats);
     // A birth time of 0 is how Node reports a filesystem that does not keep one.
     const created = stats.birthtimeNs > 0n ? isoTime(stats.birthtimeNs) : null;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { entryTypeOf, openFolder, type EntryType } from '../anchored.js';
+import { entryTypeOf, openFolder, type EntryType } from '../fs/index.js';
 import { AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { requireDirectory } from './entries.js';
@@ -52,7 +52,7 @@ export const listDirectory = defineTool({
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
-    const folder = openFolder(scope.anchor, checked.path);
+    const folder = openFolder(checked.target);
     const listing: Listing = { directories: [], files: [], links: [], other: [] };
     let count = 0;
     const budget = new AnswerBudget();

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { compareNames, entryTypeOf, openFolder, type EntryType } from '../anchored.js';
+import { compareNames, entryTypeOf, openFolder, type EntryType } from '../fs/index.js';
 import { AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { entryLabel, entrySchema, requireDirectory } from './entries.js';
@@ -59,7 +59,7 @@ export const listDirectoryWithSizes = defineTool({
     const budget = new AnswerBudget();
     let truncated = false;
     let width = 0;
-    const folder = openFolder(scope.anchor, checked.path);
+    const folder = openFolder(checked.target);
     try {
       for (const name of folder.names()) {
         // Each name is in the structured list and in a text line padded to the longest name (255 at most).

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import * as z from 'zod';
-import { destinationExists, move } from '../anchored.js';
+import { callOf } from '../callControl.js';
+import { destinationExists, move } from '../fs/index.js';
 import { defineTool, ok, refused, type CheckOptions } from '../tool.js';
 
 /** The destination is a new name: a link there is not followed, and it must not exist, so nothing is replaced. */
@@ -12,7 +13,7 @@ export const moveFile = defineTool({
   description:
     'Moves or renames a file, folder or link within the workspace. The destination must not exist (move_file never overwrites: EEXIST) ' +
     'and its folder must exist. A link is moved as the link itself, never followed. The workspace folder itself is never moved, ' +
-    'and nothing is copied between filesystems. Needs a read-write grant. A refused source or destination comes back with its refusal code, stage and reason.',
+    'and nothing is copied between filesystems. Cancelled before the move, nothing changes. Needs a read-write grant. A refused source or destination comes back with its refusal code, stage and reason.',
   input: {
     source: z
       .string()
@@ -48,7 +49,9 @@ export const moveFile = defineTool({
     const toRefusal = scope.recheck(to, DESTINATION);
     if (toRefusal) return refused(toRefusal);
 
-    move(scope.anchor, from.path, to.path, kind);
+    await callOf(scope).commitPoint();
+    move(from.target, to.target, kind);
+    scope.state.reads.forget(from.path);
     return ok(
       { source: from.path, destination: to.path, uri: scope.uriOf(to.path) },
       `Moved ${scope.relative(from.path)} to ${scope.relative(to.path)}.`,

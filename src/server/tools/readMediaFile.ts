@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { readFile } from '../anchored.js';
+import { readFile } from '../fs/index.js';
 import { formatBytes, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES } from '../limits.js';
 import { mimeTypeOf } from '../mime.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
@@ -26,7 +26,7 @@ export const readMediaFile = defineTool({
   async run({ path }, scope) {
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const { bytes } = readFile(scope.anchor, checked.path, MAX_MEDIA_BYTES);
+    const { bytes } = readFile(checked.target, MAX_MEDIA_BYTES);
     const data = bytes.toString('base64');
     // The real path's extension: a link named x.png to a .bin file is a .bin file.
     const mimeType = mimeTypeOf(checked.path);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readFile } from '../anchored.js';
+import { readRemembered } from './changes.js';
 import { callOf } from '../callControl.js';
 import { AnswerBudget, formatBytes, jsonLength, MAX_ANSWER_BYTES } from '../limits.js';
 import { defineTool, ok, type Scope } from '../tool.js';
@@ -64,7 +64,7 @@ function readSection(input: string, scope: Scope, budget: AnswerBudget): string 
   const room = Math.max(0, budget.left - entryBytes(input, checked.path));
   let content: string;
   try {
-    const { bytes } = readFile(scope.anchor, checked.path, room);
+    const bytes = readRemembered(scope, checked, room);
     content = bytes.toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,10 +1,10 @@
 import nodePath from 'node:path';
 import * as z from 'zod';
-import { type EntryType } from '../anchored.js';
+import { type EntryType } from '../fs/index.js';
 import { AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
 import { callOf } from '../callControl.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
-import { STOP, walkInTurns } from '../walk.js';
+import { STOP, walkInTurns } from '../fs/index.js';
 import { compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';
 
@@ -80,7 +80,7 @@ export const searchFiles = defineTool({
       signal: call.signal,
       onProgress: (examined) => call.progress(examined, undefined, `${examined} entries examined`),
       anchor: scope.anchor,
-      start: scope.anchor.namesOf(checked.path),
+      start: checked.target.names,
       context: true,
       maxEntries: MAX_SEARCH_VISITS,
       exclude: (entry) => excluded(entry.relative),

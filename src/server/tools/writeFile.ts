@@ -1,14 +1,16 @@
 import * as z from 'zod';
-import { writeFile as writeAnchored } from '../anchored.js';
+import { baseOf, writeFile as writeAnchored } from '../fs/index.js';
+import { callOf } from '../callControl.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
+import { changedSinceRead, fileChanged } from './changes.js';
 
 export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write a file',
   description:
     'Creates a file, or replaces one, inside the workspace with the given text. The folder must exist. ' +
-    'The text is written to a temporary file beside the target and renamed into place, so a failure never leaves half a file; ' +
-    'a link at the target is replaced, never followed. Needs a read-write grant.',
+    'A failure never leaves half a file; a link at the target is replaced, never followed. ' +
+    'Refused if the file changed on disk since you read it, or while writing. Cancelled before the write, nothing changes. Needs a read-write grant.',
   input: {
     path: pathField,
     content: z.string().describe('The complete new text of the file, written as UTF-8.'),
@@ -24,12 +26,23 @@ export const writeFile = defineTool({
   async run({ path, content }, scope) {
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const { created, refusal } = writeAnchored(scope.anchor, checked.path, content, () => scope.recheck(checked));
-    if (refusal) return refused(refusal);
+    // Only the file seen now is replaced: a save made before the commit is kept, and this write refused.
+    const base = baseOf(checked.target);
+    const since = changedSinceRead(scope, checked, base);
+    if (since) return refused(since);
+    // From here to the commit nothing waits, so a cancel not heard now comes after the change.
+    await callOf(scope).commitPoint();
+    const written = await writeAnchored(checked.target, content, {
+      base,
+      beforeCommit: () => scope.recheck(checked),
+    });
+    if (written.kind === 'refused') return refused(written.refusal);
+    if (written.kind === 'changed') return refused(fileChanged(scope, checked, written.why));
+    scope.state.reads.remember(checked.path, written.stats);
     const bytes = Buffer.byteLength(content);
     return ok(
-      { path: checked.path, uri: scope.uriOf(checked.path), bytes, created },
-      `${created ? 'Created' : 'Replaced'} ${scope.relative(checked.path)} (${bytes} bytes).`,
+      { path: checked.path, uri: scope.uriOf(checked.path), bytes, created: written.created },
+      `${written.created ? 'Created' : 'Replaced'} ${scope.relative(checked.path)} (${bytes} bytes).`,
     );
   },
 });

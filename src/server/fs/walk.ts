@@ -1,9 +1,11 @@
 import type { Dirent } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CancelledError, SLICE_MS } from './callControl.js';
-import type { CancelSignal } from './callGate.js';
-import { ChangedError, compareNames, entryTypeOf, type Anchor, type EntryType, type Folder } from './anchored.js';
-import { MAX_OPEN_FOLDERS, MAX_WALK_DEPTH } from './limits.js';
+import { CancelledError, SLICE_MS } from '../callControl.js';
+import type { CancelSignal } from '../callGate.js';
+import type { Anchor } from './anchor.js';
+import { ChangedError, compareNames, entryTypeOf, errnoOf, type EntryType } from './errors.js';
+import type { Folder } from './folder.js';
+import { MAX_OPEN_FOLDERS, MAX_WALK_DEPTH } from '../limits.js';
 
 /** One entry met by a walk, in depth-first order, each folder's entries sorted by name. */
 export interface WalkEntry {
@@ -79,15 +81,10 @@ interface Frame<C> {
   folder: Folder | undefined;
 }
 
-function errnoOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /**
  * Walks a folder depth first with an explicit stack, never recursion, so any depth or width
  * works. Every folder is opened through its parent's descriptor without following a link
- * (anchored.ts); at most MAX_OPEN_FOLDERS descriptors are held, the shallowest closed first and
+ * (descriptorFolder.ts); at most MAX_OPEN_FOLDERS descriptors are held, the shallowest closed first and
  * reopened from the workspace root when the walk comes back to them. The walk examines at most
  * `maxEntries` entries and stops at `deadline`. Each folder is read whole by readdir before its
  * entries are examined.

@@ -1,0 +1,182 @@
+import fs, { type BigIntStats } from 'node:fs';
+import { splitAbsolute, type Platform, type SplitPath } from '../../core/index.js';
+import { DescriptorFolder } from './descriptorFolder.js';
+import { attempt, ChangedError, fsError } from './errors.js';
+import { checkName, FOLDER_FLAGS, type Folder } from './folder.js';
+import { PathFolder } from './pathFolder.js';
+
+export type AnchorMode = 'descriptor' | 'path';
+
+/**
+ * A path this layer may act on: the names of an entry below a workspace root, each checked to be
+ * one entry (never `.`, `..` or empty), made only by Anchor.checked from a path the root's own
+ * names lead. The operations take nothing else, so no string reaches them unchecked.
+ */
+export interface CheckedPath {
+  readonly anchor: Anchor;
+  /** The checked real path, for messages and results. */
+  readonly path: string;
+  /** The names below the root; empty for the root itself. */
+  readonly names: readonly string[];
+  readonly [checkedBrand]: true;
+}
+declare const checkedBrand: unique symbol;
+
+/** What became of the granted path since its folder was opened. */
+export type WorkspaceChange =
+  | { readonly kind: 'gone'; readonly detail: string }
+  | { readonly kind: 'replaced'; readonly detail: string }
+  | { readonly kind: 'unmounted'; readonly detail: string };
+
+/** Whether `/proc/self/fd/N/name` can stand for openat(2) here: Linux with /proc mounted. */
+function descriptorPathsWork(platform: Platform): boolean {
+  return platform === 'linux' && fs.existsSync('/proc/self/fd');
+}
+
+/** A workspace root held open for the life of the server; every walk starts here. */
+export class Anchor {
+  private constructor(
+    readonly rootPath: string,
+    readonly platform: Platform,
+    readonly mode: AnchorMode,
+    private readonly rootSplit: SplitPath,
+    private readonly root: Folder,
+    /** The root folder as it was opened: what the granted path must still name. */
+    readonly identity: BigIntStats,
+  ) {}
+
+  /**
+   * Opens and verifies a workspace root: a folder reached without a link at its last name, whose
+   * descriptor names exactly the real path the core resolved.
+   */
+  static open(rootPath: string, platform: Platform, mode: AnchorMode = descriptorPathsWork(platform) ? 'descriptor' : 'path'): Anchor {
+    const split = splitAbsolute(rootPath, platform);
+    if (split === null) throw new Error(`${rootPath} is not an absolute path`);
+    if (mode === 'descriptor') {
+      const fd = attempt(rootPath, () => fs.openSync(rootPath, FOLDER_FLAGS));
+      try {
+        const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
+        if (opened !== rootPath) throw new ChangedError(rootPath, `the folder opened is ${opened}`);
+        return new Anchor(rootPath, platform, mode, split, new DescriptorFolder(rootPath, fd, false), fs.fstatSync(fd, { bigint: true }));
+      } catch (error) {
+        fs.closeSync(fd);
+        throw error;
+      }
+    }
+    const stats = attempt(rootPath, () => fs.lstatSync(rootPath, { bigint: true }));
+    if (!stats.isDirectory()) throw fsError('ENOTDIR', `${rootPath} is not a folder`);
+    return new Anchor(rootPath, platform, mode, split, new PathFolder(rootPath), stats);
+  }
+
+  /**
+   * Whether the granted path still names the folder held open: a folder moved away, deleted and
+   * made again, or unmounted (lazily, or under a sandbox that kept its own mount) leaves the
+   * descriptor on a folder the path no longer names, where a change would be made out of sight.
+   */
+  change(): WorkspaceChange | undefined {
+    let now: BigIntStats | undefined;
+    try {
+      now = fs.lstatSync(this.rootPath, { bigint: true, throwIfNoEntry: false });
+    } catch (error) {
+      return { kind: 'gone', detail: `${this.rootPath} cannot be reached now (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+    }
+    const held = this.identity;
+    if (now === undefined) return { kind: 'gone', detail: `nothing is at ${this.rootPath} now: the folder was moved away or deleted` };
+    if (now.dev === held.dev && now.ino === held.ino) return undefined;
+    if (!now.isDirectory()) return { kind: 'replaced', detail: `${this.rootPath} is not a folder now` };
+    if (now.dev !== held.dev) {
+      return { kind: 'unmounted', detail: `${this.rootPath} is on another filesystem now: the workspace's filesystem was unmounted, or another was mounted over it` };
+    }
+    const deleted = this.mode === 'descriptor' && this.root.stat().nlink === 0n;
+    return {
+      kind: 'replaced',
+      detail: deleted
+        ? `the folder at ${this.rootPath} was deleted and another made at that path`
+        : `the folder at ${this.rootPath} was moved away and another is at that path now`,
+    };
+  }
+
+  /**
+   * The names of a path below the root. The core decided it is inside; this layer does not take
+   * that on trust: the root's own names must lead it, name for name, and every name after them
+   * must be a name (checkName), so `/ws/../x` or a sibling `/wsx/y` is refused here too.
+   */
+  namesOf(target: string): string[] {
+    const split = splitAbsolute(target, this.platform);
+    const root = this.rootSplit;
+    if (split === null || split.prefix !== root.prefix || split.names.length < root.names.length || root.names.some((name, i) => split.names[i] !== name)) {
+      throw fsError('EINVAL', `${target} is not below the workspace ${this.rootPath}`);
+    }
+    const below = split.names.slice(root.names.length);
+    for (const name of below) checkName(name);
+    return below;
+  }
+
+  /** A real path the core found inside, as a CheckedPath of this root. */
+  checked(target: string): CheckedPath {
+    return { anchor: this, path: target, names: this.namesOf(target) } as unknown as CheckedPath;
+  }
+
+  /** Opens the folder at `names` below the root, each through its parent without following a link. The caller closes it. */
+  folder(names: readonly string[]): Folder {
+    let current = this.root;
+    try {
+      for (const name of names) {
+        const next = current.openFolder(name);
+        current.close();
+        current = next;
+      }
+      return current;
+    } catch (error) {
+      current.close();
+      throw error;
+    }
+  }
+
+  with<T>(names: readonly string[], use: (folder: Folder) => T): T {
+    const folder = this.folder(names);
+    try {
+      return use(folder);
+    } finally {
+      folder.close();
+    }
+  }
+
+  /** Closes the root. */
+  close(): void {
+    this.root.dispose();
+  }
+}
+
+const anchors = new WeakMap<object, Anchor>();
+
+/** The anchor of a grant, opened on first use (the server opens every grant's at start-up). */
+export function anchorOf(grant: { readonly realPath: string }, platform: Platform): Anchor {
+  let anchor = anchors.get(grant);
+  if (anchor === undefined) {
+    anchor = Anchor.open(grant.realPath, platform);
+    anchors.set(grant, anchor);
+  }
+  return anchor;
+}
+
+/**
+ * The anchor of a grant whose path still names its folder, or what happened to that folder. A
+ * folder the path names again (made again, or mounted again) is opened and checked as at start,
+ * for the next call; this one is refused, so no change is reported done in a folder the path no
+ * longer names.
+ */
+export function currentAnchor(grant: { readonly realPath: string }, platform: Platform): { anchor: Anchor } | { change: WorkspaceChange } {
+  let anchor: Anchor;
+  try {
+    anchor = anchorOf(grant, platform);
+  } catch (error) {
+    return { change: { kind: 'gone', detail: `${grant.realPath} cannot be opened now: ${(error as Error).message}` } };
+  }
+  const change = anchor.change();
+  if (change === undefined) return { anchor };
+  // Dropped, never closed: a call still running holds it, and a closed descriptor's number may be
+  // reused by the next open, which that call would then act in.
+  anchors.delete(grant);
+  return { change };
+}

@@ -1,0 +1,136 @@
+// The file layer attacked directly, in the shape of Go's os.Root tests: every folder operation
+// against every name that is not one entry, in both implementations; and the commit, against a
+// save landing between the read and the commit, by rename and in place, and a killed writer's
+// file taken aside.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Anchor, baseOf, contentBase, readFile, temporaryNameFor, writeFile, type AnchorMode, type Folder } from '../../src/server/fs/index.js';
+
+const MODES: readonly AnchorMode[] = process.platform === 'linux' ? ['descriptor', 'path'] : ['path'];
+const NOT_NAMES = ['..', '.', '', '/etc/passwd', 'd/f.txt', '../outside.txt', 'x\0y'];
+
+function listing(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true }).map(String).sort();
+}
+
+for (const mode of MODES) {
+  describe(`the folder interface (${mode}): a name that is not one entry is refused by every operation`, () => {
+    let base: string;
+    let anchor: Anchor;
+    let folder: Folder;
+    before(() => {
+      base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-names-')));
+      fs.mkdirSync(path.join(base, 'ws', 'd'), { recursive: true });
+      fs.writeFileSync(path.join(base, 'ws', 'd', 'f.txt'), 'inside');
+      fs.writeFileSync(path.join(base, 'outside.txt'), 'outside');
+      anchor = Anchor.open(path.join(base, 'ws'), 'linux', mode);
+      folder = anchor.folder(['d']);
+    });
+    after(() => {
+      folder.close();
+      anchor.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    });
+
+    const operations: readonly [string, (f: Folder, name: string) => unknown][] = [
+      ['lstat', (f, name) => f.lstat(name)],
+      ['readlink', (f, name) => f.readlink(name)],
+      ['openFolder', (f, name) => f.openFolder(name)],
+      ['openFile', (f, name) => f.openFile(name)],
+      ['createExclusive', (f, name) => f.createExclusive(name, 0o600)],
+      ['rename from', (f, name) => f.rename(name, f, 'renamed.txt')],
+      ['rename to', (f, name) => f.rename('f.txt', f, name)],
+      ['link from', (f, name) => f.link(name, f, 'linked.txt')],
+      ['link to', (f, name) => f.link('f.txt', f, name)],
+      ['unlink', (f, name) => f.unlink(name)],
+      ['mkdir', (f, name) => f.mkdir(name)],
+      ['rmdir', (f, name) => f.rmdir(name)],
+    ];
+    for (const [operation, act] of operations) {
+      test(operation, () => {
+        const before = listing(base);
+        for (const name of NOT_NAMES) {
+          assert.throws(() => act(folder, name), (error: NodeJS.ErrnoException) => error.code === 'EINVAL', `${operation}(${JSON.stringify(name)})`);
+        }
+        assert.deepEqual(listing(base), before, 'nothing changed on disk');
+        assert.equal(fs.readFileSync(path.join(base, 'outside.txt'), 'utf8'), 'outside');
+      });
+    }
+  });
+
+  describe(`the commit (${mode}): a save made after the read is never replaced`, () => {
+    let base: string;
+    let anchor: Anchor;
+    const file = () => path.join(base, 'doc.txt');
+    before(() => {
+      base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-commit-')));
+      anchor = Anchor.open(base, 'linux', mode);
+    });
+    after(() => {
+      anchor.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    });
+
+    const saves: readonly [string, () => void][] = [
+      [
+        'saved by rename',
+        () => {
+          fs.writeFileSync(`${file()}.save`, 'saved by the editor');
+          fs.renameSync(`${file()}.save`, file());
+        },
+      ],
+      ['saved in place, the same size', () => fs.writeFileSync(file(), 'SAVED IN PLACE!')],
+      ['deleted', () => fs.unlinkSync(file())],
+    ];
+    for (const [how, save] of saves) {
+      test(`${how} between the read and the commit: the change is refused as changed, the save kept, nothing left`, async () => {
+        fs.writeFileSync(file(), 'the first text.');
+        const { bytes, stats } = readFile(anchor.checked(file()), 1024);
+        const expected = () => (fs.existsSync(file()) ? fs.readFileSync(file(), 'utf8') : undefined);
+        let saved: string | undefined;
+        const result = await writeFile(anchor.checked(file()), 'the agent', {
+          base: contentBase(stats, bytes),
+          beforeCommit: () => {
+            save();
+            saved = expected();
+            return undefined;
+          },
+        });
+        assert.equal(result.kind, 'changed');
+        assert.equal(expected(), saved, 'what the editor left is there');
+        assert.deepEqual(listing(base).filter((name) => name.startsWith('.bi.')), []);
+      });
+    }
+
+    test('a file made at a free name between the look and the commit is kept', async () => {
+      fs.rmSync(file(), { force: true });
+      const target = anchor.checked(file());
+      const base0 = baseOf(target);
+      const result = await writeFile(target, 'the agent', { base: base0, beforeCommit: () => void fs.writeFileSync(file(), 'made meanwhile') });
+      assert.equal(result.kind, 'changed');
+      assert.equal(fs.readFileSync(file(), 'utf8'), 'made meanwhile');
+    });
+
+    test('control: unchanged since the read, the change is made', async () => {
+      fs.writeFileSync(file(), 'the first text.');
+      const { bytes, stats } = readFile(anchor.checked(file()), 1024);
+      const result = await writeFile(anchor.checked(file()), 'the agent', { base: contentBase(stats, bytes) });
+      assert.equal(result.kind, 'written');
+      assert.equal(fs.readFileSync(file(), 'utf8'), 'the agent');
+    });
+
+    test('a writer killed with the old file taken aside: the next write of that file puts it back first, and refuses to replace it unseen', async () => {
+      // A name this process never wrote: its first write is the one that sweeps.
+      const killed = path.join(base, 'killed.txt');
+      fs.writeFileSync(killed, 'the only copy');
+      fs.renameSync(killed, path.join(base, temporaryNameFor('killed.txt', 'old').replace(/\.[0-9a-z]+-([0-9a-z]+)\./, '.zzzzz-$1.')));
+      const result = await writeFile(anchor.checked(killed), 'the agent', { base: { kind: 'absent' } });
+      assert.equal(result.kind, 'changed');
+      assert.equal(fs.readFileSync(killed, 'utf8'), 'the only copy');
+      assert.deepEqual(listing(base).filter((name) => name.startsWith('.bi.')), []);
+    });
+  });
+}
