@@ -142,13 +142,18 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     label: 'edit_file, one line of a 4 KiB file',
     heavy: false,
     // Ours commits only over the file it read (taken aside, compared, linked in): this row is that cost.
-    ours: (workspaceUri, server) => ({ tool: 'edit_file', args: { workspaceUri, path: `${WRITES_FOLDER}/${editFileName(server)}`, edits: [nextEdit(server)] } }),
-    reference: (root, server) => ({ tool: 'edit_file', args: { path: path.join(root, WRITES_FOLDER, editFileName(server)), edits: [nextEdit(server)] } }),
+    // The runner reuses a call's arguments: `edits` is read afresh each time they are sent.
+    ours: (workspaceUri, server) => ({ tool: 'edit_file', args: flipping(server, { workspaceUri, path: `${WRITES_FOLDER}/${editFileName(server)}` }) }),
+    reference: (root, server) => ({ tool: 'edit_file', args: flipping(server, { path: path.join(root, WRITES_FOLDER, editFileName(server)) }) }),
   },
 ];
 
 /** Each server edits a file of its own, flipping one line back and forth, so every call changes it. */
 const editTurns = new Map<Configuration, number>();
+
+function flipping(server: Configuration, args: Record<string, unknown>): Record<string, unknown> {
+  return Object.defineProperty(args, 'edits', { enumerable: true, get: () => [nextEdit(server)] });
+}
 
 function nextEdit(server: Configuration): { oldText: string; newText: string } {
   const turn = editTurns.get(server) ?? 0;

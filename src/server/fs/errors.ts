@@ -82,8 +82,3 @@ export function sameInode(a: BigIntStats, b: BigIntStats): boolean {
 export function sameVersion(a: BigIntStats, b: BigIntStats): boolean {
   return sameInode(a, b) && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
-
-/** sameVersion, and the inode change time too: a chmod, a link or a rename since is a change. */
-export function untouched(a: BigIntStats, b: BigIntStats): boolean {
-  return sameVersion(a, b) && a.ctimeNs === b.ctimeNs;
-}

@@ -2,7 +2,7 @@ import fs, { type BigIntStats, type Dirent } from 'node:fs';
 import nodePath from 'node:path';
 import type { CheckedPath } from './anchor.js';
 import { commitReplacing, LINK_UNSUPPORTED, type Base } from './commit.js';
-import { attempt, ChangedError, entryTypeOf, errnoOf, fsError, rethrow, type EntryType } from './errors.js';
+import { attempt, ChangedError, entryTypeOf, errnoOf, fsError, rethrow, sameVersion, type EntryType } from './errors.js';
 import type { Folder } from './folder.js';
 import { sweepAgain, sweepOnce, withTemporary } from './temporary.js';
 
@@ -121,6 +121,7 @@ export async function writeFile<R>(target: CheckedPath, data: string | Uint8Arra
         if (refusal !== undefined) return { kind: 'refused', refusal };
         const committed = commitReplacing(folder, name, temporary, base);
         if (!committed.done) return { kind: 'changed', why: committed.why };
+        if (committed.replaced !== undefined) keepLateSave(target, committed.replaced, committed.stats);
         return { kind: 'written', created: base.kind === 'absent', stats: committed.stats };
       } catch (error) {
         // The next write of this file sweeps again: a full disk may be what earlier leftovers cost.
@@ -132,6 +133,43 @@ export async function writeFile<R>(target: CheckedPath, data: string | Uint8Arra
     folder.close();
   }
 }
+
+/** How long a replaced file is watched for a save that had looked its name up before the commit. */
+const LATE_SAVE_MS = 20;
+/** Replaced files watched at once; past this, one is let go unwatched. */
+const MAX_WATCHED = 64;
+let watched = 0;
+
+/**
+ * An editor that had looked the name up before the commit, and was held up inside open(2) until
+ * after it, saves into the file the commit replaced (it truncates and writes through the inode it
+ * found). That save came last, so it is what the name should hold: a while after the commit, if
+ * the replaced file changed, its content is written back over the new file, only if the new file
+ * is still there untouched (a later save is newer still).
+ */
+function keepLateSave(target: CheckedPath, replaced: { readonly fd: number; readonly stats: BigIntStats }, ours: BigIntStats): void {
+  if (watched >= MAX_WATCHED) {
+    fs.closeSync(replaced.fd);
+    return;
+  }
+  watched += 1;
+  setTimeout(() => {
+    watched -= 1;
+    try {
+      const now = fs.fstatSync(replaced.fd, { bigint: true });
+      if (sameVersion(now, replaced.stats)) return;
+      const bytes = readOpen(replaced.fd, now.size, MAX_LATE_SAVE_BYTES, target.path);
+      writeFile(target, bytes, { base: { kind: 'present', stats: ours } }).catch(() => undefined);
+    } catch {
+      // too large, or gone with its folder: the late save is not put back
+    } finally {
+      fs.closeSync(replaced.fd);
+    }
+  }, LATE_SAVE_MS).unref();
+}
+
+/** A late save larger than this is not put back. */
+const MAX_LATE_SAVE_BYTES = 16 * 1024 * 1024;
 
 /** Makes a checked folder and any missing folders above it, each through its anchored parent. Returns whether the folder itself was made. */
 export function makeDirectories(target: CheckedPath): boolean {
