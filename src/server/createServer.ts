@@ -217,8 +217,9 @@ export function createServer(
   const server = new McpServer(
     { name: SERVER_NAME, version: VERSION },
     {
-      // logging: each refusal is also sent to the client as a warning (refusalNotices.ts).
-      capabilities: { tools: {}, logging: {} },
+      // logging: each refusal is also sent to the client as a warning (refusalNotices.ts). The
+      // tool list never changes (the SDK would otherwise declare listChanged: true).
+      capabilities: { tools: { listChanged: false }, logging: {} },
       instructions: INSTRUCTIONS,
       // Never turn input_required into a live server-to-client roots/list request.
       inputRequired: { legacyShim: false },

@@ -272,7 +272,10 @@ export class LineTransport implements Transport {
     this.pendingCount -= 1;
     this.pendingBytes -= bytes;
     if (entry.count === 0) this.pending.delete(key);
-    if (this.pendingCount === 0) this.options.onidle?.();
+    if (this.pendingCount === 0) {
+      this.options.onidle?.();
+      if (this.ending) void this.close();
+    }
   }
 
   private readonly onData = (chunk: Buffer): void => {
@@ -401,8 +404,12 @@ export class LineTransport implements Transport {
     this.reply(id, INVALID_REQUEST, `Invalid Request: ${what}.`);
   }
 
+  /** Input ended while answers were still being worked out: the connection closes once the last is sent. */
+  private ending = false;
+
   private readonly onEnd = (): void => {
-    void this.close();
+    if (this.pendingCount === 0) void this.close();
+    else this.ending = true;
   };
 
   private readonly onDrain = (): void => {

@@ -153,6 +153,8 @@ export function registerResources(server: McpServer, state: ServerState): void {
     const page = await heavyCalls.run(async () => listPage(state, from), ctx.mcpReq.signal);
     return { resources: page.resources, ...(page.next !== undefined ? { nextCursor: encodeCursor(page.next) } : {}) };
   });
+  // Declared resources list their templates too: there are none, every file is listed itself.
+  server.server.setRequestHandler('resources/templates/list', { params: listParams }, async () => ({ resourceTemplates: [] }));
   server.server.setRequestHandler('resources/read', { params: readParams }, async (params, ctx) => {
     const uri = params.uri;
     const located = locate(uri, state);
@@ -187,7 +189,10 @@ export function registerResources(server: McpServer, state: ServerState): void {
         state.reads.remember(path, stats);
       } catch (error) {
         // Inside the workspace and allowed, but nothing is there: the SDK's "resource not found", not an internal error.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ResourceNotFoundError(uri);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') throw new ResourceNotFoundError(uri);
+        // What the request asks for is at fault, not the server: a file too large, a folder, a FIFO.
+        if (code === 'EFBIG' || code === 'EISDIR' || code === 'EINVAL') throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message, { uri });
         throw error;
       }
       const mimeType = mimeTypeOf(path);
