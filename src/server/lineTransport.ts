@@ -32,6 +32,9 @@ function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
+/** The levels of `logging/setLevel` (MCP, "Logging"). */
+const LOGGING_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
 function pendingKey(id: RequestId): string {
   return `${typeof id}:${id}`;
 }
@@ -350,7 +353,12 @@ export class LineTransport implements Transport {
       this.refuseInvalid(value);
       return;
     }
-    const request = 'method' in message && 'id' in message ? (message as { id: RequestId; method: string }) : undefined;
+    const request = 'method' in message && 'id' in message ? (message as { id: RequestId; method: string; params?: Record<string, unknown> }) : undefined;
+    // The SDK answers a level it does not know with -32603 and its validator's dump; the params are at fault.
+    if (request?.method === 'logging/setLevel' && !LOGGING_LEVELS.includes(request.params?.level as string)) {
+      this.reply(request.id, INVALID_PARAMS, `Invalid params for logging/setLevel: level must be one of ${LOGGING_LEVELS.join(', ')}; got ${JSON.stringify(request.params?.level ?? null).slice(0, 100)}.`);
+      return;
+    }
     if (request !== undefined) {
       if (this.pendingCount >= this.maxPendingRequests || this.pendingBytes + bytes > this.maxPendingBytes) {
         this.reply(

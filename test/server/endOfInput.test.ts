@@ -1,7 +1,7 @@
 // The letter of the protocol where the issue list found it wanting: every answer still being
 // worked out when the input ends is delivered before the server exits; resources/templates/list
 // is answered; the tool list, which never changes, is not declared to; a resource too large to
-// read is the request's fault (-32602), not the server's.
+// read, or a log level MCP does not have, is the request's fault (-32602), not the server's.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,6 +66,13 @@ describe('the letter of the protocol', () => {
     test('the tool list never changes and is not declared to', () => {
       assert.ok(capabilities?.tools !== undefined, JSON.stringify(capabilities));
       assert.notEqual(capabilities.tools.listChanged, true);
+    });
+
+    test('logging/setLevel with a level MCP does not have is invalid params (-32602), in words', async () => {
+      const answer = await server.request('logging/setLevel', { level: 'bogus' });
+      assert.equal(answer.error?.code, -32602);
+      assert.match(answer.error!.message, /level must be one of debug, info, .*; got "bogus"/);
+      assert.equal((await server.request('logging/setLevel', { level: 'error' })).error, undefined, 'a level MCP has is taken');
     });
 
     test('a resource larger than a read returns is invalid params (-32602), with a reason', async () => {
