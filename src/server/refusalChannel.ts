@@ -17,6 +17,8 @@ const ACK = '\n';
 const WORKSPACES_QUESTION = '?';
 const WORKSPACES_ANSWER = 'W';
 const WORKSPACES_NOTICE = 'S';
+/** How long the server waits for the launcher's answer about the workspaces. */
+const WORKSPACES_ANSWER_MS = 5_000;
 
 /** The server's end: lines out, acknowledgements in. */
 export class RefusalChannel implements LogSink {
@@ -42,11 +44,24 @@ export class RefusalChannel implements LogSink {
     });
   }
 
-  /** The launcher's letters for the workspaces, in grant order; undefined when it cannot answer. */
+  /**
+   * The launcher's letters for the workspaces, in grant order; undefined when it cannot answer,
+   * or has not within WORKSPACES_ANSWER_MS (the call is then refused, never left hanging).
+   */
   askWorkspaces(): Promise<string | undefined> {
     if (this.socket.destroyed) return Promise.resolve(undefined);
     return new Promise((answered) => {
-      this.asking.push(answered);
+      let settled = false;
+      const settle = (letters: string | undefined) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        answered(letters);
+      };
+      // Answers come in order: one that times out keeps its place, and its answer is dropped.
+      this.asking.push(settle);
+      const timer = setTimeout(() => settle(undefined), WORKSPACES_ANSWER_MS);
+      timer.unref();
       this.socket.write(`${WORKSPACES_QUESTION}\n`);
     });
   }

@@ -90,3 +90,32 @@ describe('the launcher\'s end of the refusal channel', () => {
     assert.match(fs.readFileSync(file, 'utf8'), /outside-59\.txt/);
   });
 });
+
+describe('the question about the workspaces, on the same channel', () => {
+  test('a `?` line is answered at once with W and the letters, apart from acknowledgements; a change is said unasked with S', async () => {
+    let written = '';
+    const end = new Duplex({
+      read() {},
+      write(chunk: Buffer, _encoding, done) {
+        written += chunk.toString();
+        done();
+      },
+    });
+    let notice: ((letters: string) => void) | undefined;
+    let letters = 'om';
+    relayRefusals(end, new RefusalLog(undefined, 1024, (error) => assert.fail(error)), {
+      status: () => letters,
+      watch: (callback) => (notice = callback),
+    });
+    end.push('?\n');
+    await until(() => written.includes('W'));
+    assert.equal(written, 'Wom\n');
+    letters = 'gm';
+    notice!(letters);
+    assert.equal(written, 'Wom\nSgm\n');
+    end.push(`${JSON.stringify(record(1))}\n?\n`);
+    await until(() => written.includes('Wgm\n'));
+    // The record's acknowledgement is a bare newline, which an answer's W sets apart.
+    await until(() => written.replace(/[WS][a-z]*\n/g, '') === '\n');
+  });
+});
