@@ -421,13 +421,18 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     await current.selectOption('#bi-tool', 'get_file_info');
     await waitForPanel(current, 'escape was not traced as seen by get_file_info', (state) => state.tool === 'get_file_info' && verdictIs(state, 'inside'));
     // Developer: Reload Webviews, from the command palette: the panel's script starts again from its saved state.
-    await page.locator('.tabs-container .tab.active').first().click();
-    await page.keyboard.press('F1');
-    await page.keyboard.type('Developer: Reload Webviews');
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
-    const deadline = Date.now() + 15_000;
-    while (!current.isDetached() && Date.now() < deadline) await page.waitForTimeout(150);
+    // Twice at most: on a busy machine the palette may take the keys before its list is ready.
+    for (let attempt = 0; attempt < 2 && !current.isDetached(); attempt += 1) {
+      await page.locator('.tabs-container .tab.active').first().click();
+      await page.keyboard.press('F1');
+      const palette = page.locator('.quick-input-widget input');
+      await palette.waitFor({ state: 'visible', timeout: 10_000 });
+      await palette.fill('>Developer: Reload Webviews');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Reload Webviews' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      const deadline = Date.now() + 15_000;
+      while (!current.isDetached() && Date.now() < deadline) await page.waitForTimeout(150);
+    }
     if (!current.isDetached()) throw new Error('the webview did not reload');
     frame = await findPanelFrame(page);
     try {
