@@ -59,7 +59,7 @@ function textOfSize(bytes: number): string {
 }
 
 /** Leaf folders of 100 files, ten leaves per branch: the shape of a source tree, not one huge folder. */
-function writeFanOutTree(root: string, files: number, onFile?: (count: number) => void): { entries: number; markdown: number } {
+export function writeFanOutTree(root: string, files: number, onFile?: (count: number) => void): { entries: number; markdown: number } {
   const perLeaf = 100;
   const leaves = Math.ceil(files / perLeaf);
   let written = 0;

@@ -47,23 +47,52 @@ export interface RoundTripCase {
   readonly heavy: boolean;
   ours(workspaceUri: string, server: Configuration): Call;
   reference(root: string, server: Configuration): Call;
-  /** Throws when an answer shows the call did not do the work the row claims (an error, a truncated walk). */
-  check?(answer: ToolAnswer, server: Configuration, workspace: RoundTripWorkspace): void;
+  /**
+   * Throws when the answers show the call did not do the work the row claims (an error, a
+   * truncated walk). One answer, or every page of ours where an answer has a budget.
+   */
+  check?(answers: readonly ToolAnswer[], server: Configuration, workspace: RoundTripWorkspace): void;
+}
+
+/** Pages one piece of work may take: far more than any row here needs. */
+const MAX_PAGES = 1000;
+
+/**
+ * A call and the ones its answers' nextCursor asks for, until the work is done: one answer of
+ * ours is at most its budget, so the same work as the reference's single answer can take several.
+ */
+async function callAllPages(server: RunningServer, call: Call): Promise<ToolAnswer[]> {
+  const answers: ToolAnswer[] = [];
+  let args = call.args;
+  for (;;) {
+    const answer = await server.call(call.tool, args);
+    answers.push(answer);
+    const next = answer.isError === true ? undefined : answer.structuredContent?.nextCursor;
+    if (typeof next !== 'string') return answers;
+    if (answers.length >= MAX_PAGES) throw new Error(`${call.tool} took more than ${MAX_PAGES} pages`);
+    args = { ...call.args, cursor: next };
+  }
 }
 
 const CONTENT_4K = 'x'.repeat(4095) + '\n';
 
 
-/** Entries in our list_directory answer: names by kind. */
-function listedCount(structured: Record<string, unknown> | undefined): number {
-  if (structured === undefined) return -1;
-  return ['directories', 'files', 'links', 'other'].reduce((sum, key) => sum + ((structured[key] as unknown[] | undefined)?.length ?? 0), 0);
+/** Entries in our list_directory answer: its text's lines, without the headings of each kind. */
+function listedCount(answer: ToolAnswer): number {
+  return answerText(answer)
+    .split('\n')
+    .filter((line) => !/^(Folders|Files|Links \(not followed\)|Other \(sockets, FIFOs, devices\)) \(\d+\):$/.test(line)).length;
 }
 
-function matchesOf(answer: ToolAnswer, server: Configuration): number {
-  if (server !== 'reference') return (answer.structuredContent?.matches as unknown[] | undefined)?.length ?? -1;
-  const text = answerText(answer);
+function matchesOf(answers: readonly ToolAnswer[], server: Configuration): number {
+  if (server !== 'reference') return answers.reduce((sum, answer) => sum + ((answer.structuredContent?.matches as unknown[] | undefined)?.length ?? Number.NaN), 0);
+  const text = answerText(answers[0]!);
   return text === 'No matches found' ? 0 : text.split('\n').length;
+}
+
+/** Ours was cut short without a cursor to go on: the row would not compare the same work. */
+function incomplete(answers: readonly ToolAnswer[], server: Configuration): boolean {
+  return server !== 'reference' && answers.at(-1)!.structuredContent?.truncated !== false;
 }
 
 export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
@@ -101,31 +130,31 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     heavy: false,
     ours: (workspaceUri) => ({ tool: 'list_directory', args: { workspaceUri, path: WIDE_FOLDER } }),
     reference: (root) => ({ tool: 'list_directory', args: { path: path.join(root, WIDE_FOLDER) } }),
-    check(answer, server) {
-      const count = server === 'reference' ? answerText(answer).split('\n').length : listedCount(answer.structuredContent);
+    check([answer], server) {
+      const count = server === 'reference' ? answerText(answer!).split('\n').length : listedCount(answer!);
       if (count !== WIDE_ENTRIES) throw new Error(`list_directory returned ${count} entries, not ${WIDE_ENTRIES}`);
     },
   },
   {
     id: 'directory_tree',
-    label: 'directory_tree, 9,000 files',
+    label: 'directory_tree, 9,000 files (ours: every page)',
     heavy: true,
     ours: (workspaceUri) => ({ tool: 'directory_tree', args: { workspaceUri, path: TREE_FOLDER } }),
     reference: (root) => ({ tool: 'directory_tree', args: { path: path.join(root, TREE_FOLDER) } }),
-    check(answer, server) {
-      if (server !== 'reference' && answer.structuredContent?.truncated !== false) throw new Error('directory_tree was truncated: the rows would not compare the same work');
+    check(answers, server) {
+      if (incomplete(answers, server)) throw new Error('directory_tree was truncated: the rows would not compare the same work');
     },
   },
   {
     id: 'search_files',
-    label: 'search_files **/*.md, 9,000 files',
+    label: 'search_files **/*.md, 9,000 files (ours: every page)',
     heavy: true,
     ours: (workspaceUri) => ({ tool: 'search_files', args: { workspaceUri, path: TREE_FOLDER, pattern: '**/*.md' } }),
     // The reference matches the glob with minimatch against the path relative to the folder searched, as ours does.
     reference: (root) => ({ tool: 'search_files', args: { path: path.join(root, TREE_FOLDER), pattern: '**/*.md' } }),
-    check(answer, server, workspace) {
-      if (server !== 'reference' && answer.structuredContent?.truncated !== false) throw new Error('search_files was truncated: the rows would not compare the same work');
-      const found = matchesOf(answer, server);
+    check(answers, server, workspace) {
+      if (incomplete(answers, server)) throw new Error('search_files was truncated: the rows would not compare the same work');
+      const found = matchesOf(answers, server);
       if (found !== workspace.treeMarkdownFiles) throw new Error(`search_files found ${found} matches, not ${workspace.treeMarkdownFiles}`);
     },
   },
@@ -201,11 +230,12 @@ function callFor(testCase: RoundTripCase, configuration: Configuration, workspac
   return configuration === 'reference' ? testCase.reference(workspace.root, configuration) : testCase.ours(pathToFileURL(workspace.root).href, configuration);
 }
 
-async function callChecked(server: RunningServer, testCase: RoundTripCase, call: Call, workspace: RoundTripWorkspace): Promise<ToolAnswer> {
-  const answer = await server.call(call.tool, call.args);
-  if (answer.isError === true) throw new Error(`${call.tool} answered an error: ${answerText(answer).slice(0, 300)}`);
-  testCase.check?.(answer, server.configuration, workspace);
-  return answer;
+async function callChecked(server: RunningServer, testCase: RoundTripCase, call: Call, workspace: RoundTripWorkspace): Promise<ToolAnswer[]> {
+  const answers = await callAllPages(server, call);
+  const failed = answers.find((answer) => answer.isError === true);
+  if (failed !== undefined) throw new Error(`${call.tool} answered an error: ${answerText(failed).slice(0, 300)}`);
+  testCase.check?.(answers, server.configuration, workspace);
+  return answers;
 }
 
 async function measureCase(
@@ -232,8 +262,8 @@ async function measureCase(
     try {
       const warmups = testCase.heavy ? Math.max(1, Math.ceil(settings.warmupCalls / 10)) : settings.warmupCalls;
       for (let index = 0; index < warmups; index += 1) {
-        const answer = await callChecked(server, testCase, call, workspace);
-        answerBytes.set(configuration, Buffer.byteLength(JSON.stringify(answer)));
+        const answers = await callChecked(server, testCase, call, workspace);
+        answerBytes.set(configuration, answers.reduce((sum, answer) => sum + Buffer.byteLength(JSON.stringify(answer)), 0));
       }
     } catch (error) {
       errors.set(configuration, (error as Error).message);
@@ -254,9 +284,10 @@ async function measureCase(
       try {
         while (calls < settings.minCallsPerRound || msSince(roundStart) < settings.roundMillis) {
           const start = nowNs();
-          const answer = await server.call(call.tool, call.args);
+          const answers = await callAllPages(server, call);
           samples.push(msSince(start));
-          if (answer.isError === true) throw new Error(`${call.tool} answered an error: ${answerText(answer).slice(0, 300)}`);
+          const failed = answers.find((answer) => answer.isError === true);
+          if (failed !== undefined) throw new Error(`${call.tool} answered an error: ${answerText(failed).slice(0, 300)}`);
           calls += 1;
         }
         rounds.get(configuration)!.push(calls / (msSince(roundStart) / 1000));

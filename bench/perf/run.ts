@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FULL_ACTIVATION, QUICK_ACTIVATION } from './activation.js';
 import { formatBundle, runBundle, type BundleReport } from './bundle.js';
+import { BYTES_GOAL, formatBytesReport, runBytes, type BytesReport } from './bytes.js';
 import { makeTempDir, removeAllTempDirs } from './fixtures.js';
 import { describeMachine, formatMachine } from './machine.js';
 import { FULL_PIPELINE, formatPipeline, QUICK_PIPELINE, runPipeline, type PipelineReport } from './pipeline.js';
@@ -14,7 +15,7 @@ import { formatScale, FULL_SCALE, QUICK_SCALE, runScale, type ScaleReport } from
 import { builtServer, DEFAULT_RESULTS_FILE, referenceServer, sandbox, snapshotBundle } from './servers.js';
 import { formatStartup, FULL_STARTUP, QUICK_STARTUP, runStartup, type StartupReport } from './startup.js';
 
-const SECTIONS = ['round-trips', 'pipeline', 'scale', 'startup', 'bundle'] as const;
+const SECTIONS = ['round-trips', 'pipeline', 'scale', 'startup', 'bundle', 'bytes'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const help = `Usage: tsx bench/perf/run.ts [options]
@@ -36,6 +37,9 @@ Sections (all by default, in this order):
                the production build's activation time in a real VS Code (code-server's, as the
                extension tests run it), VS Code's own measure, median of 3 starts (about a
                minute; the last extension test's measure where that harness is not installed)
+  bytes        what reaches the model, ours against the reference on one tree: the tool
+               definitions, and the text and structured result of search_files, list_directory,
+               directory_tree and get_file_info
 
 Options:
   --quick             a smoke run of about a minute: fewer rounds, no 1M tree
@@ -64,14 +68,16 @@ interface Results {
   scale?: ScaleReport;
   startup?: StartupReport;
   bundle?: BundleReport;
+  bytes?: BytesReport;
 }
 
-const SECTION_KEYS: Readonly<Record<Section, 'roundTrips' | 'pipeline' | 'scale' | 'startup' | 'bundle'>> = {
+const SECTION_KEYS: Readonly<Record<Section, 'roundTrips' | 'pipeline' | 'scale' | 'startup' | 'bundle' | 'bytes'>> = {
   'round-trips': 'roundTrips',
   pipeline: 'pipeline',
   scale: 'scale',
   startup: 'startup',
   bundle: 'bundle',
+  bytes: 'bytes',
 };
 
 /** A partial run replaces its own sections and keeps the rest of the last file, so the profiler still finds the round trips. */
@@ -119,6 +125,9 @@ function failedGoals(results: Results): string[] {
   for (const row of results.bundle?.rows ?? []) if (row.verdict === 'FAIL') failed.push(`bundle: ${row.name} (goal ${row.goal})`);
   const activation = results.bundle?.activation;
   if (activation?.verdict === 'FAIL') failed.push(`bundle: activation ${activation.activationMs} ms (goal ${activation.goal})`);
+  for (const row of results.bytes?.rows ?? []) {
+    if (row.verdict === 'FAIL') failed.push(`bytes: ${row.label} ${row.ratio.toPrecision(3)}x, structured ${row.structuredRatio?.toPrecision(3) ?? '-'}x the reference's (goal <= ${BYTES_GOAL}x)`);
+  }
   return failed;
 }
 
@@ -153,7 +162,7 @@ async function main(): Promise<number> {
   const sections = only.length > 0 ? SECTIONS.filter((section) => only.includes(section)) : [...SECTIONS];
   const quick = values.quick === true;
   const resultsFile = path.resolve(values.results ?? DEFAULT_RESULTS_FILE);
-  const needsServers = sections.some((section) => section === 'round-trips' || section === 'scale' || section === 'startup');
+  const needsServers = sections.some((section) => section === 'round-trips' || section === 'scale' || section === 'startup' || section === 'bytes');
   if (needsServers && !fs.existsSync(builtServer)) {
     process.stderr.write(`perf: ${path.relative(process.cwd(), builtServer)} is missing: run npm run build first\n`);
     return 2;
@@ -226,6 +235,12 @@ async function main(): Promise<number> {
         const report = await runBundle({ activation: quick ? QUICK_ACTIVATION : FULL_ACTIVATION, progress });
         results.bundle = report;
         process.stdout.write(`${heading('5. The extension')}${formatBundle(report)}\n`);
+        break;
+      }
+      case 'bytes': {
+        const report = await runBytes({ bundle, progress });
+        results.bytes = report;
+        process.stdout.write(`${heading('6. Bytes before the model (ours, sandbox off, against the reference)')}${formatBytesReport(report)}\n`);
         break;
       }
     }

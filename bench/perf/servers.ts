@@ -48,6 +48,8 @@ export interface RunningServer {
   readonly pid: number;
   stderr(): string;
   call(tool: string, args: Record<string, unknown>): Promise<ToolAnswer>;
+  /** The tools/list result's tools, as the server sent them. */
+  listTools(): Promise<readonly Record<string, unknown>[]>;
   /** VmHWM of the spawned process, in bytes; null where /proc is not there. */
   peakRssBytes(): number | null;
   /** CPU time of the server's process tree so far, in ms; null where /proc is not there. */
@@ -148,6 +150,7 @@ export async function startServer(configuration: Configuration, workspace: strin
     stderr: () => stderr,
     // The output schemas are never listed, so the client does not validate answers: its cost stays the same for both servers.
     call: async (tool, args) => (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS })) as unknown as ToolAnswer,
+    listTools: async () => (await client.listTools()).tools as unknown as Record<string, unknown>[],
     peakRssBytes: () => peakRssOf(pid),
     cpuMs: () => processTreeCpuMs(pid),
     close: () => client.close(),

@@ -10,7 +10,8 @@ import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from './limits.js';
 import { refusalResult, serverRefusal, workspaceChangeRefusal, type ServerRefusal } from './refusal.js';
 import { RefusalNotices } from './refusalNotices.js';
 import { registerResources } from './resources.js';
-import { makeScope, toResult, workspaceNow, workspaceUriDescription, type ServerState, type ToolDefinition } from './tool.js';
+import { listedSchema } from './listedSchema.js';
+import { makeScope, toResult, workspaceNow, type ServerState, type ToolDefinition } from './tool.js';
 import { listWorkspaces } from './tools/listWorkspaces.js';
 import { WORKSPACE_TOOLS } from './tools/index.js';
 
@@ -20,18 +21,6 @@ const VERSION = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : '0.0.0-d
 
 /** The negotiated era: `legacy` is 2025-11-25 (initialize), `modern` is 2026-07-28. */
 export type Era = 'legacy' | 'modern';
-
-const refusalSchema = z.object({
-  refused: z.literal(true).describe('Present on a refusal: nothing was read or changed.'),
-  code: z.string().describe('The stable refusal code, such as ERR_OUTSIDE or ERR_NOT_GRANTED.'),
-  stage: z.string().describe('The stage that refused: a pipeline stage, root (the workspaceUri itself), or server.'),
-  verdict: z.enum(['outside', 'refused']).describe('outside: the path lies outside the workspace; refused: its form is not served.'),
-  reason: z.string().describe('Why, in words a person can act on.'),
-  next: z.string().describe('What to do next.'),
-  path: z.string().nullable().describe('The path as resolved, where one was reached.'),
-  input: z.string().describe('The input as sent.'),
-  workspaceUri: z.string().nullable().describe('The workspace named by the call.'),
-});
 
 const INSTRUCTIONS =
   'Filesystem tools over the workspaces the user granted. Call list_workspaces first, then pass one of its URIs, exactly, ' +
@@ -169,13 +158,9 @@ function callContextOf(ctx: ServerContext): CallContext {
  * `notices` sends the connection's refusals to its client; createServer attaches it to the server.
  */
 export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices = new RefusalNotices(state, era)): ReadonlyMap<string, ToolCall> {
-  const workspaceUri =
-    era === 'legacy'
-      ? z.string().describe(workspaceUriDescription)
-      : z
-          .string()
-          .optional()
-          .describe(`${workspaceUriDescription} Always give it; when omitted, a legacy adapter asks for your roots to choose among the granted workspaces.`);
+  // What it is, and that it is always given, is said once, in list_workspaces' description: on
+  // 2026-07-28 it may be left out for the legacy roots adapter, but never needs to be.
+  const workspaceUri = era === 'legacy' ? z.string() : z.string().optional();
   const calls = new Map<string, ToolCall>();
   calls.set(listWorkspaces.name, {
     inputSchema: z.object({}),
@@ -232,8 +217,8 @@ export function createServer(
     {
       title: listWorkspaces.title,
       description: listWorkspaces.description,
-      inputSchema: callOf(listWorkspaces.name).inputSchema,
-      outputSchema: listWorkspaces.output,
+      inputSchema: listedSchema(callOf(listWorkspaces.name).inputSchema),
+      outputSchema: listedSchema(listWorkspaces.output),
       annotations: listWorkspaces.annotations,
     },
     (args, ctx) => callOf(listWorkspaces.name).run(args, { signal: ctx.mcpReq.signal }, ctx),
@@ -246,10 +231,10 @@ export function createServer(
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: call.inputSchema,
-        // A result is the tool's own output or a refusal; both are described. A tool whose result
-        // is content has none: its text is the answer.
-        ...(tool.output !== null ? { outputSchema: z.union([tool.output, refusalSchema]) } : {}),
+        inputSchema: listedSchema(call.inputSchema),
+        // A tool whose result is content has none: its text is the answer. A refusal is an error
+        // result, which no output schema describes (its details are in _meta).
+        ...(tool.output !== null ? { outputSchema: listedSchema(tool.output) } : {}),
         annotations: tool.annotations,
       },
       (args, ctx) => call.run(args as Record<string, unknown>, callContextOf(ctx), ctx),

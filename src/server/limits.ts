@@ -22,6 +22,15 @@ export const MAX_FILE_BYTES = MAX_MESSAGE_BYTES;
  */
 export const MAX_ANSWER_BYTES = 8 * MiB;
 
+/**
+ * What a listing, tree, search or several files' read puts before the model by default, in
+ * JSON-encoded bytes of its text (or of its structured result, which is as long). About 10,000
+ * tokens of prose, and no more than 16,000 of paths (2.5 bytes a token): under the 25,000-token cut
+ * a widely used command-line agent applies by default, and near the 10,000 at which it warns.
+ * Past it, those tools answer with a cursor that goes on where the answer stopped.
+ */
+export const ANSWER_BUDGET_BYTES = 40_000;
+
 /** A backstop on any message out: an answer past it is replaced by an error naming it. */
 export const MAX_SENT_BYTES = 9 * MiB;
 
@@ -154,15 +163,12 @@ export class AnswerBudget {
  * the input, and a refused 9 MB path must not come back as a 9 MB answer (several times over).
  */
 export function boundedFailure<T>(answer: T): T {
-  const result = answer as { isError?: unknown; content?: unknown; structuredContent?: unknown };
-  if (result.isError !== true) return answer;
+  if ((answer as { isError?: unknown }).isError !== true) return answer;
   const cut = (value: unknown): unknown => {
     if (typeof value === 'string') return truncated(value, MAX_ERROR_FIELD_CHARS);
     if (Array.isArray(value)) return value.map(cut);
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, cut(inner)]));
     return value;
   };
-  const bounded = { ...result, content: cut(result.content) };
-  if (result.structuredContent !== undefined) bounded.structuredContent = cut(result.structuredContent);
-  return bounded as T;
+  return cut(answer) as T;
 }

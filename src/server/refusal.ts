@@ -80,9 +80,16 @@ export interface RefusalContent {
   readonly workspaceUri: string | null;
 }
 
+/**
+ * Where a refusal's fields travel in its result. Not in structuredContent: a refusal is an error
+ * result, which a tool's output schema does not describe, and clients that hand structuredContent
+ * to the model would show it the fields instead of the shorter text.
+ */
+export const REFUSAL_META_KEY = 'io.github.boundary-inspector/refusal';
+
 export function refusalResult(refusal: ServerRefusal, input: string, workspaceUri: string | null): CallToolResult {
   const next = nextStep(refusal);
-  const structuredContent: RefusalContent = {
+  const details: RefusalContent = {
     refused: true,
     code: refusal.code,
     stage: refusal.stage,
@@ -96,6 +103,6 @@ export function refusalResult(refusal: ServerRefusal, input: string, workspaceUr
   return {
     isError: true,
     content: [{ type: 'text', text: `Refused (${refusal.code} at ${refusal.stage}): ${refusal.reason}\nNext: ${next}` }],
-    structuredContent,
+    _meta: { [REFUSAL_META_KEY]: details },
   };
 }

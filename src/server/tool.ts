@@ -1,6 +1,6 @@
 import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { isInside, pathToUri, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../core/index.js';
+import { isInside, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../core/index.js';
 import { isToolName, OPERATIONS, type Operation, type ToolName } from '../shared/operations.js';
 import { readOnlyReason, workspacesBeside } from '../shared/grants.js';
 import type { Grant } from './grants.js';
@@ -60,7 +60,6 @@ export interface Scope {
   recheck(checked: Extract<Checked, { ok: true }>, options?: CheckOptions): Extract<Checked, { ok: false }> | undefined;
   /** Records a refusal that did not come from `check`. */
   record(refusal: ServerRefusal, input: string): void;
-  uriOf(path: string): string;
   relative(path: string): string;
   /** Whether a real path is the workspace folder itself, compared as the workspace compares names. */
   isWorkspaceRoot(path: string): boolean;
@@ -105,12 +104,11 @@ export function defineTool<Shape extends z.ZodRawShape>(definition: ToolDefiniti
   return definition;
 }
 
-export const pathField = z
-  .string()
-  .describe('The file or folder: relative to the workspace (src/index.ts), absolute, or a file:///... URI inside the workspace.');
+/** Every path argument; what a path may be is said once, in list_workspaces' description. */
+export const pathField = z.string();
 
-export const workspaceUriDescription =
-  'The workspace this call acts in: one of the URIs list_workspaces returns, exactly (for example file:///home/me/project).';
+/** A continuation, for the tools whose answers have a budget (ANSWER_BUDGET_BYTES); the answer cut short says how to pass it. */
+export const cursorField = z.string().optional();
 
 /** Overrides of the scope's own operation, for a path the tool treats otherwise. */
 export interface CheckOptions {
@@ -118,26 +116,6 @@ export interface CheckOptions {
   readonly followFinal?: boolean;
   /** The change removes or replaces the target with everything below it (delete, move, write over it). */
   readonly replaces?: boolean;
-}
-
-/**
- * URIs of recently answered paths: making one parses a URL, and agents ask about the same paths
- * again and again. Bounded in entries and in the length of what it keeps.
- */
-const recentUris = new Map<string, string>();
-const MAX_RECENT_URIS = 1024;
-const MAX_KEPT_PATH_CHARS = 1024;
-
-function uriOf(path: string, platform: Platform): string {
-  const key = `${platform}:${path}`;
-  let uri = recentUris.get(key);
-  if (uri === undefined) {
-    uri = pathToUri(path, platform);
-    if (path.length > MAX_KEPT_PATH_CHARS) return uri;
-    if (recentUris.size >= MAX_RECENT_URIS) recentUris.clear();
-    recentUris.set(key, uri);
-  }
-  return uri;
 }
 
 /** The scope's own operation: a tool with no row (none registered, by test) reads, or changes by its access. */
@@ -197,7 +175,6 @@ export function makeScope(state: ServerState, grant: Grant, anchor: Anchor, tool
       return undefined;
     },
     record,
-    uriOf: (path) => uriOf(path, state.platform),
     isWorkspaceRoot(path) {
       const split = splitAbsolute(path, state.platform);
       const root = grant.root.real ?? grant.root.split;

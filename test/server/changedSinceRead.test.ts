@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { makeTempDir, removeDir } from './helpers.js';
+import { makeTempDir, refusalOf, removeDir } from './helpers.js';
 import { RawServer } from './rawServer.js';
 
 describe('a file changed on disk since this connection read it', () => {
@@ -50,8 +50,8 @@ describe('a file changed on disk since this connection read it', () => {
       fs.writeFileSync(file(name), 'user text, saved again');
       for (const change of [write, edit]) {
         const answer = await change(name);
-        assert.equal(answer.structuredContent?.code, 'ERR_CHANGED_SINCE_READ', JSON.stringify(answer));
-        assert.match(String(answer.structuredContent?.reason), /changed on disk since you read it at \d\d:\d\d:\d\d; read it again/);
+        assert.equal(refusalOf(answer)?.code, 'ERR_CHANGED_SINCE_READ', JSON.stringify(answer));
+        assert.match(String(refusalOf(answer)?.reason), /changed on disk since you read it at \d\d:\d\d:\d\d; read it again/);
       }
       assert.equal(fs.readFileSync(file(name), 'utf8'), 'user text, saved again');
       await read(name);
@@ -69,7 +69,7 @@ describe('a file changed on disk since this connection read it', () => {
     }
     assert.notEqual((await write('own.txt')).isError, true);
     fs.writeFileSync(file('own.txt'), 'the user again');
-    assert.equal((await write('own.txt')).structuredContent?.code, 'ERR_CHANGED_SINCE_READ', 'a change after the agent wrote it is refused too');
+    assert.equal(refusalOf(await write('own.txt'))?.code, 'ERR_CHANGED_SINCE_READ', 'a change after the agent wrote it is refused too');
   });
 
   test('a file deleted by the user since it was read is not made again unseen', async () => {
@@ -77,8 +77,8 @@ describe('a file changed on disk since this connection read it', () => {
     await call('read_text_file', { path: 'gone.txt' });
     fs.unlinkSync(file('gone.txt'));
     const answer = await write('gone.txt');
-    assert.equal(answer.structuredContent?.code, 'ERR_CHANGED_SINCE_READ');
-    assert.match(String(answer.structuredContent?.reason), /was deleted since you read it/);
+    assert.equal(refusalOf(answer)?.code, 'ERR_CHANGED_SINCE_READ');
+    assert.match(String(refusalOf(answer)?.reason), /was deleted since you read it/);
     assert.equal(fs.existsSync(file('gone.txt')), false);
   });
 });

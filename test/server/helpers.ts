@@ -17,6 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { REFUSAL_META_KEY } from '../../src/server/refusal.js';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const serverPath = path.join(repoRoot, 'dist', 'server.js');
@@ -157,7 +158,13 @@ export interface ToolResult {
   readonly isError?: boolean | undefined;
   readonly content: { type: string; text?: string; data?: string; mimeType?: string; resource?: Record<string, unknown> }[];
   readonly structuredContent?: Record<string, any> | undefined;
+  readonly _meta?: Record<string, any> | undefined;
   readonly resultType?: string | undefined;
+}
+
+/** A refusal's fields, or undefined for any other result. */
+export function refusalOf(result: ToolResult | { _meta?: Record<string, any> } | undefined): Record<string, any> | undefined {
+  return result?._meta?.[REFUSAL_META_KEY] as Record<string, any> | undefined;
 }
 
 export interface ListedTool {
@@ -412,12 +419,16 @@ export interface ExpectedRefusal {
   readonly verdict?: 'outside' | 'refused';
 }
 
-/** A refusal result: isError, a structured refusal with the code, and a `next` step, in the text too. */
+/**
+ * A refusal result: isError, no structuredContent (no output schema describes a refusal), its
+ * fields with the code in _meta, and a `next` step, in the text too.
+ */
 export function expectRefusal(result: ToolResult, expected: ExpectedRefusal, what: string): Record<string, any> {
   assert.equal(result.isError, true, `${what}: expected a refusal, got success: ${JSON.stringify(result.structuredContent ?? textOf(result)).slice(0, 500)}`);
-  const s = result.structuredContent;
-  assert.ok(s, `${what}: a refusal without structuredContent: ${textOf(result)}`);
-  assert.equal(s.refused, true, `${what}: structuredContent.refused`);
+  assert.equal(result.structuredContent, undefined, `${what}: a refusal carries no structuredContent`);
+  const s = refusalOf(result);
+  assert.ok(s, `${what}: a refusal without its fields in _meta: ${textOf(result)}`);
+  assert.equal(s.refused, true, `${what}: refused`);
   assert.equal(s.code, expected.code, `${what}: code (reason: ${s.reason})`);
   if (expected.stage !== undefined) assert.equal(s.stage, expected.stage, `${what}: stage (reason: ${s.reason})`);
   if (expected.verdict !== undefined) assert.equal(s.verdict, expected.verdict, `${what}: verdict`);
@@ -430,10 +441,38 @@ export function expectRefusal(result: ToolResult, expected: ExpectedRefusal, wha
   return s;
 }
 
+/** A list_directory answer read back from its text: the names under each heading, and the cursor to go on. */
+export interface Listing {
+  readonly directories: string[];
+  readonly files: string[];
+  readonly links: string[];
+  readonly other: string[];
+  readonly nextCursor: string | undefined;
+}
+
+const LISTING_HEADINGS: Readonly<Record<string, keyof Omit<Listing, 'nextCursor'>>> = { Folders: 'directories', Files: 'files', 'Links (not followed)': 'links', 'Other (sockets, FIFOs, devices)': 'other' };
+
+export function listingOf(result: ToolResult, what: string): Listing {
+  const text = expectContent(result, what);
+  const listing: Listing = { directories: [], files: [], links: [], other: [], nextCursor: /call again with cursor (\S+) for the rest\)$/.exec(text)?.[1] };
+  if (text === 'The folder is empty.') return listing;
+  let into: string[] | undefined;
+  for (const line of text.split('\n')) {
+    const heading = /^(.*) \(\d+\):$/.exec(line);
+    if (heading !== null && LISTING_HEADINGS[heading[1]!] !== undefined) into = listing[LISTING_HEADINGS[heading[1]!]!];
+    else if (line.startsWith('(') && line.endsWith(')')) continue;
+    else {
+      assert.ok(into, `${what}: a name before any heading: ${line}`);
+      into.push(line.startsWith('"') ? (JSON.parse(line) as string) : line);
+    }
+  }
+  return listing;
+}
+
 /** An error result that is not a refusal (an errno, a validation error...). */
 export function expectError(result: ToolResult, pattern: RegExp, what: string): void {
   assert.equal(result.isError, true, `${what}: expected an error, got success: ${String(JSON.stringify(result.structuredContent)).slice(0, 500)}`);
-  assert.notEqual(result.structuredContent?.refused, true, `${what}: expected an error, got a refusal: ${textOf(result)}`);
+  assert.equal(refusalOf(result), undefined, `${what}: expected an error, got a refusal: ${textOf(result)}`);
   assert.match(textOf(result), pattern, `${what}: error text`);
 }
 

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLIENT_KINDS, connect, expectContent, fileUri, makeTempDir, removeDir, runServerToExit, writeTree } from './helpers.js';
 import { answerText, RawServer, type RawMessage } from './rawServer.js';
+import { ANSWER_BUDGET_BYTES } from '../../src/server/limits.js';
 
 const MiB = 1024 * 1024;
 /** The goal: whatever one client sends, the server's resident set peaks under this... */
@@ -318,7 +319,8 @@ describe('memory and work are bounded per call and across calls', () => {
     const answers = await Promise.all(calls);
     assert.equal(answers.filter((answer) => answer.error !== undefined || isToolError(answer)).length, 0, 'every call succeeded');
     const trees = answers.filter((_, i) => i % 5 === 0);
-    assert.ok(trees.every((answer) => answer.result?.structuredContent?.tree?.length === 100));
+    // Each a page of the tree, no more than the answer's budget, and a cursor for the rest.
+    assert.ok(trees.every((answer) => typeof answer.result?.structuredContent?.nextCursor === 'string' && JSON.stringify(answer.result.structuredContent).length <= ANSWER_BUDGET_BYTES + 1024));
     const peak = server.memory().peakMiB;
     const settled = await server.settle(SETTLED_MIB);
     assert.ok(peak < PEAK_MIB, `peak ${peak.toFixed(0)} MiB`);
@@ -452,18 +454,46 @@ describe('a tree 1,000 levels deep, and a folder of 150,000 entries', () => {
     }
   });
 
-  test('list_directory_with_sizes and list_directory over 150,000 entries answer with the first 10,000', { timeout: 30_000 }, async () => {
+  test('list_directory over 150,000 entries answers in pages of at most its budget, whose cursors lead through every entry once, in order; list_directory_with_sizes sizes the first 10,000', { timeout: 90_000 }, async () => {
     const server = RawServer.start(['--workspace', W]);
     try {
       await server.initialize();
-      for (const tool of ['list_directory_with_sizes', 'list_directory']) {
-        const answer = await server.call(tool, { workspaceUri: W, path: 'wide' }, 20_000);
-        assert.equal(isToolError(answer), false, `${tool}: ${answerText(answer).slice(0, 300)}`);
+      const names: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const answer = await server.call('list_directory', { workspaceUri: W, path: 'wide', ...(cursor !== undefined ? { cursor } : {}) }, 20_000);
+        assert.equal(isToolError(answer), false, answerText(answer).slice(0, 300));
+        const text = answerText(answer);
+        assert.ok(Buffer.byteLength(text) <= ANSWER_BUDGET_BYTES + 1024, `page ${pages}: ${text.length} bytes`);
+        // Files only (hard links): one heading, then a name a line, then the cursor's line.
+        const lines = text.split('\n');
+        assert.match(lines[0]!, /^Files \(\d+\):$/);
+        cursor = /call again with cursor (\S+) for the rest\)$/.exec(text)?.[1];
+        names.push(...lines.slice(1, cursor === undefined ? undefined : -1));
+        pages += 1;
+      } while (cursor !== undefined);
+      assert.ok(pages > 1, 'one page cannot hold 150,000 names');
+      // The 150,000 links and the 3 files they are hard links of.
+      assert.equal(new Set(names).size, names.length, 'no entry twice');
+      assert.equal(names.length, fs.readdirSync(path.join(ws, 'wide')).length);
+      assert.deepEqual(names, [...names].sort(), 'in name order');
+
+      const sized: string[] = [];
+      cursor = undefined;
+      do {
+        const answer = await server.call('list_directory_with_sizes', { workspaceUri: W, path: 'wide', ...(cursor !== undefined ? { cursor } : {}) }, 20_000);
+        assert.equal(isToolError(answer), false, answerText(answer).slice(0, 300));
         const structured = answer.result!.structuredContent!;
-        const listed = tool === 'list_directory' ? structured.directories.length + structured.files.length + structured.links.length + structured.other.length : structured.entries.length;
-        assert.equal(listed, 10_000, tool);
-        assert.equal(answer.result!.structuredContent!.truncated, true, tool);
-      }
+        assert.equal(structured.truncated, true, 'past the first 10,000 the rest are not sized');
+        // Every entry is a file (the links are hard links): the totals are of the 10,000 sized, on every page.
+        assert.equal(structured.totalFiles, 10_000);
+        sized.push(...structured.entries.map((entry: { name: string }) => entry.name));
+        cursor = structured.nextCursor;
+      } while (cursor !== undefined);
+      assert.deepEqual(sized, names.slice(0, 10_000));
+      const garbled = await server.call('list_directory', { workspaceUri: W, path: 'wide', cursor: 'not a cursor' });
+      assert.match(answerText(garbled), /Invalid cursor/);
       assert.ok(server.memory().peakMiB < PEAK_MIB, `peak ${server.memory().peakMiB.toFixed(0)} MiB`);
     } finally {
       await server.close();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CLIENT_KINDS, connect, fileUri, makeTempDir, removeDir, textOf, writeTree, type ListedTool, type Session } from './helpers.js';
+import { CLIENT_KINDS, connect, fileUri, makeTempDir, refusalOf, removeDir, textOf, writeTree, type ListedTool, type Session } from './helpers.js';
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -100,10 +100,15 @@ for (const { kind, version } of CLIENT_KINDS) {
         const result = await session.call(tool, tool === 'list_workspaces' ? args : { workspaceUri, ...args });
         const listed = tools.get(tool)!;
         assert.equal(result.isError === true, expect === 'refused', `${tool}: ${textOf(result).slice(0, 300)}`);
-        if (expect === 'refused') assert.equal(result.structuredContent?.refused, true, `${tool}: a refusal is structured`);
+        if (expect === 'refused') {
+          // An error result, which no output schema describes: its fields are in _meta, never in structuredContent.
+          assert.equal(refusalOf(result)?.refused, true, `${tool}: a refusal carries its fields`);
+          assert.equal(result.structuredContent, undefined, `${tool}: a refusal has no structuredContent`);
+          return;
+        }
         if (listed.outputSchema === undefined) {
-          // A content tool: its text is its answer, and a refusal is the only structured result it has.
-          if (expect === 'ok') assert.equal(result.structuredContent, undefined, tool);
+          // A content tool: its text is its answer.
+          assert.equal(result.structuredContent, undefined, tool);
           return;
         }
         assert.ok(result.structuredContent, `${tool}: no structuredContent`);

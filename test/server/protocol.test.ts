@@ -26,6 +26,7 @@ import {
   type Session,
   type Wire,
   type WireMessage,
+  refusalOf,
 } from './helpers.js';
 import { RawServer } from './rawServer.js';
 
@@ -84,7 +85,7 @@ for (const { kind, version } of CLIENT_KINDS) {
 
     // A tool whose answer is a file's content has no outputSchema: clients that have a structured
     // result show it to the model instead of the text (VS Code does), so the text is the answer.
-    const CONTENT_TOOLS = ['read_text_file', 'read_multiple_files'];
+    const CONTENT_TOOLS = ['read_text_file', 'read_multiple_files', 'list_directory'];
 
     test('every tool has a title, a description, an object inputSchema, and an outputSchema unless its answer is content', () => {
       for (const tool of tools) {
@@ -100,11 +101,29 @@ for (const { kind, version } of CLIENT_KINDS) {
       }
     });
 
-    test('every input property, nested ones included, has a description', () => {
+    // The definitions go to the model with every request: what they carry beyond the shape costs every turn.
+    test('the schemas carry no $schema, no ±2^53-1 bounds and no nullable type arrays, in and out', () => {
+      const noise = (schema: unknown, where: string): string[] => {
+        if (Array.isArray(schema)) return schema.flatMap((item, i) => noise(item, `${where}[${i}]`));
+        if (schema === null || typeof schema !== 'object') return [];
+        return Object.entries(schema).flatMap(([key, value]) => [
+          ...(key === '$schema' ? [`${where}.$schema`] : []),
+          ...((key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER ? [`${where}.${key}`] : []),
+          ...(key === 'type' && Array.isArray(value) ? [`${where}.type ${JSON.stringify(value)}`] : []),
+          ...noise(value, `${where}.${key}`),
+        ]);
+      };
+      const found = tools.flatMap((tool) => [...noise(tool.inputSchema, `${tool.name}.inputSchema`), ...noise(tool.outputSchema, `${tool.name}.outputSchema`)]);
+      assert.deepEqual(found, []);
+    });
+
+    test('what workspaceUri and a path are is said once, in list_workspaces\' description', () => {
+      const description = tools.find((tool) => tool.name === 'list_workspaces')!.description!;
+      assert.match(description, /workspaceUri to every other tool/);
+      assert.match(description, /relative to that workspace/);
       for (const tool of tools) {
-        for (const [name, property] of propertiesOf(tool.inputSchema)) {
-          assert.equal(typeof property.description, 'string', `${tool.name}.${name} has no description`);
-          assert.ok(property.description.trim().length > 0, `${tool.name}.${name} has an empty description`);
+        for (const name of ['workspaceUri', 'path', 'source', 'destination']) {
+          assert.equal(tool.inputSchema.properties?.[name]?.description, undefined, `${tool.name}.${name} repeats it`);
         }
       }
     });
@@ -122,15 +141,15 @@ for (const { kind, version } of CLIENT_KINDS) {
       assert.equal(tools.find((tool) => tool.name === 'delete_path')?.annotations?.destructiveHint, true, 'delete_path is destructive');
     });
 
-    test('every workspace tool takes workspaceUri, described; its outputSchema describes the refusal too', () => {
+    test('every workspace tool takes workspaceUri; an outputSchema describes the tool\'s own result, never a refusal', () => {
       for (const tool of tools.filter((candidate) => candidate.name !== 'list_workspaces')) {
         const property = tool.inputSchema.properties?.workspaceUri;
         assert.ok(property, `${tool.name}: no workspaceUri`);
         assert.equal(property.type, 'string');
-        assert.match(property.description, /list_workspaces/, `${tool.name}: workspaceUri's description points at list_workspaces`);
         if (CONTENT_TOOLS.includes(tool.name)) continue;
-        const refusalBranch = propertiesOf(tool.outputSchema).map(([name]) => name);
-        for (const field of ['refused', 'code', 'stage', 'reason', 'next']) assert.ok(refusalBranch.includes(field), `${tool.name}: the outputSchema has no ${field}`);
+        const fields = propertiesOf(tool.outputSchema).map(([name]) => name);
+        assert.ok(!fields.includes('refused'), `${tool.name}: the outputSchema describes a refusal`);
+        assert.equal(tool.outputSchema?.anyOf, undefined, `${tool.name}: the outputSchema is a union`);
       }
       assert.deepEqual(Object.keys(tools.find((tool) => tool.name === 'list_workspaces')!.inputSchema.properties ?? {}), []);
     });
@@ -142,10 +161,9 @@ for (const { kind, version } of CLIENT_KINDS) {
         }
       });
     } else {
-      test('on the 2026-07-28 connection workspaceUri may be omitted (the legacy roots adapter), and says so', () => {
+      test('on the 2026-07-28 connection workspaceUri may be omitted (the legacy roots adapter)', () => {
         for (const tool of tools.filter((candidate) => candidate.name !== 'list_workspaces')) {
           assert.ok(!tool.inputSchema.required?.includes('workspaceUri'), `${tool.name}: workspaceUri is required`);
-          assert.match(tool.inputSchema.properties?.workspaceUri.description, /legacy/i, `${tool.name}: the description labels the adapter legacy`);
         }
       });
     }
@@ -363,7 +381,7 @@ describe('stdout carries JSON-RPC only', () => {
     );
     const byId = new Map(parsed.map((message) => [message.id, message]));
     assert.equal(byId.get(1)?.result?.protocolVersion, '2025-11-25');
-    assert.equal((byId.get(5)?.result?.structuredContent as Record<string, unknown>)?.code, 'ERR_OUTSIDE');
+    assert.equal(refusalOf(byId.get(5)?.result as never)?.code, 'ERR_OUTSIDE');
     assert.ok(byId.get(10)?.error, 'an outside resources/read is a JSON-RPC error');
     assert.match(byId.get(10)?.error?.message ?? '', /ERR_OUTSIDE/);
     assert.match(stderr, /serving/, 'the start-up log line went to stderr');

@@ -20,6 +20,7 @@ import {
   textOf,
   writeTree,
   type Session,
+  listingOf,
 } from './helpers.js';
 
 /** A 1x1 PNG. */
@@ -97,7 +98,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       const s = expectOk(await session.call('list_workspaces', {}), 'list_workspaces');
       assert.deepEqual(s.workspaces, [{ uri: W, path: ws, realPath: ws, rights: 'read-write' }]);
       assert.equal(s.layers.sandbox.active, false);
-      assert.equal(s.layers.sandbox.mechanism, null);
+      assert.equal(s.layers.sandbox.mechanism, undefined, 'no sandbox, no mechanism');
       assert.match(s.layers.authorization, /active/);
       assert.match(s.layers.containment, /active/);
       // Linux anchors every operation on descriptors of the checked folders; other hosts say why not.
@@ -110,7 +111,7 @@ for (const { kind, version } of CLIENT_KINDS) {
     test('explain_path: inside, with all seven stages in order; and an outside path explained, not refused', async () => {
       const inside = expectOk(await call('explain_path', { path: 'docs/readme.md' }), 'explain_path inside');
       assert.equal(inside.verdict, 'inside');
-      assert.equal(inside.code, null);
+      assert.equal(inside.code, undefined, 'no code when inside');
       assert.equal(inside.stage, 'containment');
       assert.equal(inside.path, at('docs/readme.md'));
       assert.deepEqual(inside.stages.map((stage: { stage: string }) => stage.stage), [...STAGE_NAMES]);
@@ -145,7 +146,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       const png = await call('read_media_file', { path: 'media/pixel.png' });
       const s = expectOk(png, 'read png');
       // The data is in the image block only; the structured result describes it.
-      assert.deepEqual(s, { path: at('media/pixel.png'), uri: fileUri(at('media/pixel.png')), mimeType: 'image/png', size: PNG.length });
+      assert.deepEqual(s, { path: 'media/pixel.png', mimeType: 'image/png', size: PNG.length });
       const image = png.content.find((block) => block.type === 'image');
       assert.ok(image, 'an image content block');
       assert.equal(image.data, PNG.toString('base64'));
@@ -178,7 +179,7 @@ for (const { kind, version } of CLIENT_KINDS) {
 
     test('write_file: creates, then replaces; no temporary file is left behind', async () => {
       const created = expectOk(await call('write_file', { path: 'write/new.txt', content: 'héllo\n' }), 'write new');
-      assert.deepEqual(created, { path: at('write/new.txt'), uri: fileUri(at('write/new.txt')), bytes: Buffer.byteLength('héllo\n'), created: true });
+      assert.deepEqual(created, { path: 'write/new.txt', bytes: Buffer.byteLength('héllo\n'), created: true });
       assert.equal(fs.readFileSync(at('write/new.txt'), 'utf8'), 'héllo\n');
 
       const replaced = expectOk(await call('write_file', { path: 'write/existing.txt', content: 'new content' }), 'write existing');
@@ -195,7 +196,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       const edits = [{ oldText: 'beta', newText: 'BETA' }, { oldText: 'gamma\n', newText: 'gamma\ndelta\n' }];
       const dryResult = await call('edit_file', { path: 'edit/e.txt', edits, dryRun: true });
       const dry = expectOk(dryResult, 'edit dry run');
-      assert.deepEqual(dry, { path: at('edit/e.txt'), uri: fileUri(at('edit/e.txt')), applied: false, diffShown: true, linesAdded: 2, linesRemoved: 1, size: 23, lines: 4 });
+      assert.deepEqual(dry, { path: 'edit/e.txt', applied: false, diffShown: true, linesAdded: 2, linesRemoved: 1, size: 23, lines: 4 });
       const dryDiff = textOf(dryResult).replace(/^Dry run, nothing written\.\n/, '');
       assert.match(dryDiff, /^-beta$/m);
       assert.match(dryDiff, /^\+BETA$/m);
@@ -218,7 +219,7 @@ for (const { kind, version } of CLIENT_KINDS) {
 
     test('create_directory: nested folders created; again is idempotent (created: false); a file there is EEXIST', async () => {
       const made = expectOk(await call('create_directory', { path: 'made/deep/er' }), 'create');
-      assert.deepEqual(made, { path: at('made/deep/er'), uri: fileUri(at('made/deep/er')), created: true });
+      assert.deepEqual(made, { path: 'made/deep/er', created: true });
       assert.ok(fs.statSync(at('made/deep/er')).isDirectory());
       const again = expectOk(await call('create_directory', { path: 'made/deep/er' }), 'create again');
       assert.equal(again.created, false);
@@ -227,25 +228,22 @@ for (const { kind, version } of CLIENT_KINDS) {
     });
 
     test('list_directory: names by kind, each sorted, a link listed as a link', async () => {
-      const s = expectOk(await call('list_directory', { path: 'list' }), 'list');
-      assert.deepEqual(s, {
-        path: at('list'),
-        uri: fileUri(at('list')),
+      // A listing is content: its text is the answer, read back here by heading.
+      assert.deepEqual(listingOf(await call('list_directory', { path: 'list' }), 'list'), {
         directories: ['sub'],
         files: ['file.txt'],
         links: ['link'],
         other: [],
-        truncated: false,
+        nextCursor: undefined,
       });
-      const root = expectOk(await call('list_directory', { path: '.' }), 'list root');
-      assert.equal(root.path, ws);
+      const root = listingOf(await call('list_directory', { path: '.' }), 'list root');
       assert.ok(root.directories.includes('docs'));
       expectError(await call('list_directory', { path: 'list/file.txt' }), /ENOTDIR/, 'list a file');
     });
 
     test('list_directory_with_sizes: own sizes, totals, sortBy size', async () => {
       const s = expectOk(await call('list_directory_with_sizes', { path: 'sizes' }), 'sizes');
-      assert.equal(s.path, at('sizes'));
+      assert.equal(s.path, 'sizes');
       assert.deepEqual(s.entries.map((entry: { name: string; type: string }) => [entry.name, entry.type]), [
         ['big.bin', 'file'],
         ['small.txt', 'file'],
@@ -268,8 +266,7 @@ for (const { kind, version } of CLIENT_KINDS) {
 
     test('directory_tree: recursive, sorted, excludePatterns leave out names at any depth and whole folders', async () => {
       const s = expectOk(await call('directory_tree', { path: 'tree', excludePatterns: ['node_modules', '*.log'] }), 'tree');
-      assert.equal(s.path, at('tree'));
-      assert.equal(s.uri, fileUri(at('tree')));
+      assert.equal(s.path, 'tree');
       assert.equal(s.truncated, false);
       assert.deepEqual(s.tree, [
         { name: '.hidden', type: 'directory', children: [{ name: 'x', type: 'file' }] },
@@ -288,12 +285,12 @@ for (const { kind, version } of CLIENT_KINDS) {
 
     test('move_file: renames a file and a folder; never overwrites (EEXIST, both files unchanged)', async () => {
       const moved = expectOk(await call('move_file', { source: 'mv/from.txt', destination: 'mv/to.txt' }), 'move file');
-      assert.deepEqual(moved, { source: at('mv/from.txt'), destination: at('mv/to.txt'), uri: fileUri(at('mv/to.txt')) });
+      assert.deepEqual(moved, { source: 'mv/from.txt', destination: 'mv/to.txt' });
       assert.equal(fs.existsSync(at('mv/from.txt')), false);
       assert.equal(fs.readFileSync(at('mv/to.txt'), 'utf8'), 'moving');
 
       const folder = expectOk(await call('move_file', { source: 'mv/dir', destination: 'mv/dir2' }), 'move folder');
-      assert.equal(folder.destination, at('mv/dir2'));
+      assert.equal(folder.destination, 'mv/dir2');
       assert.equal(fs.existsSync(at('mv/dir')), false);
       assert.equal(fs.readFileSync(at('mv/dir2/child.txt'), 'utf8'), 'child');
 
@@ -307,17 +304,16 @@ for (const { kind, version } of CLIENT_KINDS) {
 
     test('search_files: a glob at any depth, excludePatterns, a case-insensitive substring', async () => {
       const ts = expectOk(await call('search_files', { path: 'search', pattern: '*.ts' }), 'search *.ts');
-      assert.equal(ts.path, at('search'));
+      assert.equal(ts.path, 'search');
       assert.equal(ts.truncated, false);
-      assert.deepEqual(ts.matches, [
-        { path: at('search/a.ts'), uri: fileUri(at('search/a.ts')), type: 'file' },
-        { path: at('search/deep/c.ts'), uri: fileUri(at('search/deep/c.ts')), type: 'file' },
-        { path: at('search/node_modules/x.ts'), uri: fileUri(at('search/node_modules/x.ts')), type: 'file' },
-      ]);
+      assert.equal(ts.nextCursor, undefined);
+      // Relative to the workspace, so each passes back as a path; a folder ends with /.
+      assert.deepEqual(ts.matches, ['search/a.ts', 'search/deep/c.ts', 'search/node_modules/x.ts']);
+      assert.deepEqual(expectOk(await call('search_files', { path: 'search', pattern: 'deep' }), 'search a folder').matches, ['search/deep/']);
       const excluded = expectOk(await call('search_files', { path: 'search', pattern: '**/*.ts', excludePatterns: ['node_modules'] }), 'search excluded');
-      assert.deepEqual(excluded.matches.map((match: { path: string }) => match.path), [at('search/a.ts'), at('search/deep/c.ts')]);
+      assert.deepEqual(excluded.matches, ['search/a.ts', 'search/deep/c.ts']);
       const substring = expectOk(await call('search_files', { path: 'search', pattern: 'README' }), 'search substring');
-      assert.deepEqual(substring.matches.map((match: { path: string }) => match.path), [at('search/deep/Readme.md')]);
+      assert.deepEqual(substring.matches, ['search/deep/Readme.md']);
       const none = expectOk(await call('search_files', { path: 'search', pattern: 'zzz' }), 'search none');
       assert.deepEqual(none.matches, []);
     });
@@ -325,8 +321,7 @@ for (const { kind, version } of CLIENT_KINDS) {
     test('get_file_info: a file, a folder, and a link described as itself', async () => {
       const file = expectOk(await call('get_file_info', { path: 'info/file.txt' }), 'info file');
       const stats = fs.statSync(at('info/file.txt'));
-      assert.equal(file.path, at('info/file.txt'));
-      assert.equal(file.uri, fileUri(at('info/file.txt')));
+      assert.equal(file.path, 'info/file.txt');
       assert.equal(file.type, 'file');
       assert.equal(file.size, 12);
       assert.equal(file.permissions, '640');
@@ -339,23 +334,23 @@ for (const { kind, version } of CLIENT_KINDS) {
 
       const link = expectOk(await call('get_file_info', { path: 'info/link' }), 'info link');
       assert.equal(link.type, 'symlink');
-      assert.equal(link.path, at('info/link'));
+      assert.equal(link.path, 'info/link');
       assert.equal(link.linkTarget, 'file.txt');
       assert.equal(link.size, fs.lstatSync(at('info/link')).size);
     });
 
     test('delete_path: a file, an empty folder, a full folder only with recursive, never the workspace itself', async () => {
-      assert.deepEqual(expectOk(await call('delete_path', { path: 'del/file.txt' }), 'delete file'), { path: at('del/file.txt'), kind: 'file' });
+      assert.deepEqual(expectOk(await call('delete_path', { path: 'del/file.txt' }), 'delete file'), { path: 'del/file.txt', kind: 'file' });
       assert.equal(fs.existsSync(at('del/file.txt')), false);
 
-      assert.deepEqual(expectOk(await call('delete_path', { path: 'del/empty' }), 'delete empty'), { path: at('del/empty'), kind: 'directory' });
+      assert.deepEqual(expectOk(await call('delete_path', { path: 'del/empty' }), 'delete empty'), { path: 'del/empty', kind: 'directory' });
       assert.equal(fs.existsSync(at('del/empty')), false);
 
       expectError(await call('delete_path', { path: 'del/full' }), /ENOTEMPTY|not empty/i, 'delete full without recursive');
       assert.equal(fs.readFileSync(at('del/full/nested/two.txt'), 'utf8'), '2', 'nothing inside was deleted');
 
       const full = expectOk(await call('delete_path', { path: 'del/full', recursive: true }), 'delete recursive');
-      assert.deepEqual(full, { path: at('del/full'), kind: 'directory' });
+      assert.deepEqual(full, { path: 'del/full', kind: 'directory' });
       assert.equal(fs.existsSync(at('del/full')), false);
 
       expectError(await call('delete_path', { path: '.', recursive: true }), /workspace folder/, 'delete the workspace');

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { sandboxAvailability } from '../../bench/race/harness.js';
 import { RawServer } from './rawServer.js';
-import { makeTempDir, removeDir } from './helpers.js';
+import { makeTempDir, refusalOf, removeDir } from './helpers.js';
 
 const sandbox = sandboxAvailability();
 const asRoot = process.getuid?.() === 0;
@@ -28,7 +28,7 @@ async function call(server: RawServer, tool: string, args: Record<string, unknow
   const answer = await server.call(tool, args);
   const result = answer.result!;
   const text = (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
-  return { refused: result.isError === true, code: result.structuredContent?.code as string | undefined, text };
+  return { refused: result.isError === true, code: refusalOf(result)?.code as string | undefined, text };
 }
 
 for (const sandboxed of [false, true]) {

@@ -5,4 +5,4 @@ export { ChangedError, compareNames, entryTypeOf, fsError, sameVersion, type Ent
 export { type Folder } from './folder.js';
 export { baseOf, contentBase, describe, destinationExists, makeDirectories, move, openFolder, readFile, remove, writeFile, type WriteResult } from './operations.js';
 export { FOREIGN_TEMPORARY_STALE_MS, TEMPORARY_NAME, temporaryNameFor } from './temporary.js';
-export { STOP, walk, walkInTurns, type Below, type WalkEntry, type WalkOptions, type WalkResult } from './walk.js';
+export { STOP, STOP_BEFORE, walk, walkInTurns, type Below, type WalkEntry, type WalkOptions, type WalkResult } from './walk.js';

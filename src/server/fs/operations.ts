@@ -10,7 +10,8 @@ import { sweepAgain, sweepOnce, withTemporary } from './temporary.js';
 // checked again by the anchor) and acts on it through anchored folders only, one entry at a time.
 
 function readOpen(fd: number, size: bigint, maxBytes: number, display: string): Buffer {
-  if (size > BigInt(maxBytes)) throw fsError('EFBIG', `${display} is ${size} bytes, more than the ${maxBytes} this tool reads`);
+  // The size goes with the error: a caller with a budget tells "not now" from "never".
+  if (size > BigInt(maxBytes)) throw Object.assign(fsError('EFBIG', `${display} is ${size} bytes, more than the ${maxBytes} this tool reads`), { size: Number(size) });
   // The file may grow after fstat: read at most one byte past the limit to notice.
   const chunks: Buffer[] = [];
   let total = 0;

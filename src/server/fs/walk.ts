@@ -32,7 +32,10 @@ export type Below =
   | { readonly kind: 'changed' }
   | { readonly kind: 'unreadable'; readonly code: string };
 
+/** Ends the walk after this entry: a walk resumed from its position goes on with the next one. */
 export const STOP = Symbol('stop');
+/** Ends the walk without this entry (an answer that has no room for it): a resumed walk starts with it. */
+export const STOP_BEFORE = Symbol('stop before');
 
 export interface WalkOptions<C> {
   readonly anchor: Anchor;
@@ -48,13 +51,19 @@ export interface WalkOptions<C> {
   readonly minEntries?: number;
   /** A position an earlier walk stopped at (its `position`): the walk goes on from there. */
   readonly resume?: readonly string[];
+  /**
+   * The context of each folder a resumed walk starts inside, from the folder above's (its
+   * `names` from the starting folder down); without it every one gets `context`.
+   */
+  readonly resumeInside?: (names: readonly string[], parent: C) => C;
   /** Entries left out, and never entered; they still count as examined. */
   readonly exclude?: (entry: WalkEntry) => boolean;
   /**
    * Called for each entry not excluded, with what is below it. For a listed folder, return the
-   * context its entries are visited with to enter it, or undefined to pass it by. STOP ends the walk.
+   * context its entries are visited with to enter it, or undefined to pass it by. STOP or
+   * STOP_BEFORE ends the walk.
    */
-  readonly visit: (entry: WalkEntry, below: Below, parent: C) => C | undefined | typeof STOP;
+  readonly visit: (entry: WalkEntry, below: Below, parent: C) => C | undefined | typeof STOP | typeof STOP_BEFORE;
 }
 
 export interface WalkResult {
@@ -159,7 +168,9 @@ function* steps<C>(options: WalkOptions<C>, inTurns: boolean): Generator<number,
 
   const resume = options.resume !== undefined && options.resume.length > 0 ? options.resume : [''];
   for (let level = 0; level < resume.length; level += 1) {
-    frames.push({ names: resume.slice(0, level), depth: level, context: options.context, entries: undefined, after: resume[level]!, index: 0, folder: undefined });
+    const names = resume.slice(0, level);
+    const context = level === 0 || options.resumeInside === undefined ? options.context : options.resumeInside(names, frames.at(-1)!.context);
+    frames.push({ names, depth: level, context, entries: undefined, after: resume[level]!, index: 0, folder: undefined });
   }
 
   try {
@@ -190,6 +201,7 @@ function* steps<C>(options: WalkOptions<C>, inTurns: boolean): Generator<number,
         sliceStart = Date.now();
       }
       const dirent = entries[frame.index]!;
+      const before = frame.after;
       frame.index += 1;
       frame.after = dirent.name;
       examined += 1;
@@ -226,8 +238,12 @@ function* steps<C>(options: WalkOptions<C>, inTurns: boolean): Generator<number,
         }
       }
       const next = options.visit(entry, below, frame.context);
-      if (next === STOP) {
+      if (next === STOP || next === STOP_BEFORE) {
         if (child !== undefined) close(child);
+        if (next === STOP_BEFORE) {
+          frame.after = before;
+          examined -= 1;
+        }
         return { stopped: 'visitor', examined, position: position() };
       }
       if (child !== undefined) {

@@ -45,12 +45,7 @@ export const auditWorkspace = defineTool({
   name: 'audit_workspace',
   title: 'Audit the workspace',
   description:
-    'Walks the whole workspace and reports what will trip an agent or another platform: links that lead outside (every path through them is refused), ' +
-    'dangling or looping links, entries that cannot be read, names Windows or macOS cannot hold, names that differ only by case or Unicode form, and files with hard links. ' +
-    'Read-only: it reads names and lstat results, never file contents, and never follows a link past where it leads outside. ' +
-    'Unlike the other tools it walks the workspace by path, not through the workspace folder held open at start-up, so a folder swapped for a link while it runs may be listed through the link; it only reports. ' +
-    `At most maxEntries entries are examined (default ${DEFAULT_AUDIT_ENTRIES}, at most ${MAX_AUDIT_ENTRIES}); truncated is true when it stopped there. ` +
-    'The text groups the findings by kind; the structured result lists each with its detail.',
+    'Finds what trips agents: links leading outside, dangling links, names Windows or macOS cannot hold, case or Unicode twins, hard links.',
   input: {
     maxEntries: z
       .number()
@@ -58,7 +53,7 @@ export const auditWorkspace = defineTool({
       .min(1)
       .max(MAX_AUDIT_ENTRIES)
       .optional()
-      .describe(`Entries to examine before stopping (default ${DEFAULT_AUDIT_ENTRIES}, at most ${MAX_AUDIT_ENTRIES}).`),
+      .describe(`Default ${DEFAULT_AUDIT_ENTRIES}.`),
   },
   output: z.object({
     root: z.string().describe('The workspace URI audited.'),

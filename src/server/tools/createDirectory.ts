@@ -7,23 +7,20 @@ export const createDirectory = defineTool({
   name: 'create_directory',
   title: 'Create a folder',
   description:
-    'Creates a folder inside the workspace, with any missing folders above it. A folder that already exists is left as it is (created: false), ' +
-    'so the call can be repeated; a file or a link already at that name is an error (EEXIST), and a link there is never followed. ' +
-    'Cancelled before it is made, nothing changes. Needs a read-write grant. A refused path comes back with its refusal code, stage and reason.',
+    'Creates a folder and any missing parents; an existing folder is fine.',
   input: { path: pathField },
   output: z.object({
-    path: z.string().describe('The real path of the folder.'),
-    uri: z.string().describe('The file: URI of that path.'),
+    path: z.string().describe('The folder, relative to the workspace.'),
     created: z.boolean().describe('True when this call created it; false when it already existed.'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'write',
-  async run({ path }, scope) {
-    const checked = scope.check(path);
+  async run({ path: input }, scope) {
+    const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
-    const uri = scope.uriOf(checked.path);
+    const path = scope.relative(checked.path);
     const kind = checked.trace.kind;
-    if (kind === 'directory') return ok({ path: checked.path, uri, created: false }, `${scope.relative(checked.path)} already exists.`);
+    if (kind === 'directory') return ok({ path, created: false }, `${path} already exists.`);
     if (kind === 'symlink') {
       throw Object.assign(new Error(`${checked.path} is a link; create_directory does not follow links. Use the link's target, or delete the link first.`), {
         code: 'EEXIST',
@@ -38,6 +35,6 @@ export const createDirectory = defineTool({
     // opened instead (still idempotent), and a link that appeared stops the call.
     await callOf(scope).commitPoint();
     const created = makeDirectories(checked.target);
-    return ok({ path: checked.path, uri, created }, `${created ? 'Created' : 'Already exists:'} ${scope.relative(checked.path)}.`);
+    return ok({ path, created }, `${created ? 'Created' : 'Already exists:'} ${path}.`);
   },
 });

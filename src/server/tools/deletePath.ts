@@ -7,14 +7,13 @@ export const deletePath = defineTool({
   name: 'delete_path',
   title: 'Delete a file or folder',
   description:
-    'Deletes a file, a link or a folder inside the workspace. A link is removed itself, never its target. ' +
-    'A folder that is not empty needs `recursive: true`. The workspace folder itself is never deleted. Cancelled before the deletion, nothing changes. Needs a read-write grant.',
+    'Deletes a file, link or folder; a folder with anything in it needs recursive.',
   input: {
     path: pathField,
-    recursive: z.boolean().optional().describe('Delete a folder with everything in it. Without it, only an empty folder is deleted.'),
+    recursive: z.boolean().optional(),
   },
   output: z.object({
-    path: z.string().describe('The real path deleted.'),
+    path: z.string().describe('What was deleted, relative to the workspace.'),
     kind: z.enum(['file', 'directory', 'symlink', 'other']).describe('What was deleted.'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -31,6 +30,6 @@ export const deletePath = defineTool({
     await callOf(scope).commitPoint();
     remove(checked.target, kind, recursive === true);
     scope.state.reads.forget(checked.path);
-    return ok({ path: checked.path, kind }, `Deleted ${kind} ${scope.relative(checked.path)}.`);
+    return ok({ path: scope.relative(checked.path), kind }, `Deleted ${kind} ${scope.relative(checked.path)}.`);
   },
 });

@@ -1,24 +1,21 @@
 import { minimatch, Minimatch } from 'minimatch';
 import * as z from 'zod';
 import { type EntryType } from '../fs/index.js';
-import { AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_EXCLUDE_PATTERNS, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
+import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_EXCLUDE_PATTERNS, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
 import { callOf } from '../callControl.js';
-import { defineTool, ok, pathField, refused } from '../tool.js';
-import { STOP, walkInTurns } from '../fs/index.js';
+import { cursorField, defineTool, ok, pathField, refused } from '../tool.js';
+import { walkCursor, walkOf } from './cursor.js';
+import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';
 
-/** Bounds the answer (and the work) on a huge tree; the result says when it was cut short. */
+/** Bounds one call's work on a huge tree; its cursor goes on from where it stopped. */
 export const MAX_TREE_ENTRIES = MAX_WALK_ENTRIES;
 
 export const excludePatternsField = z
   .array(z.string().max(MAX_PATTERN_LENGTH))
   .max(MAX_EXCLUDE_PATTERNS)
   .optional()
-  .describe(
-    'Glob patterns (minimatch, dotfiles included) for entries to leave out, matched against the path relative to the starting folder with / as separator. ' +
-      'A pattern without / matches a name at any depth (node_modules, *.log); a matched folder is not descended into. ' +
-      `At most ${MAX_EXCLUDE_PATTERNS} patterns of ${MAX_PATTERN_LENGTH} characters, expanding to at most ${MAX_BRACE_EXPANSION} patterns in all ({a,b} is two).`,
-  );
+  .describe('Globs to leave out, such as node_modules or *.log.');
 
 /** How many of the brace-expansion budget a call has left; each glob takes what it expands to. */
 export interface GlobBudget {
@@ -80,42 +77,49 @@ const treeNodeSchema: z.ZodType<TreeNode> = z.object({
     .describe(`True on a folder whose entries are not listed because it lies ${MAX_WALK_DEPTH} levels below the starting folder: call directory_tree on it.`),
 });
 
-/** What a node costs in the answer: its JSON in the structured tree and its line in the text. */
-function nodeBytes(name: string, depth: number): number {
-  return 2 * jsonLength(name) + 2 * depth + 64;
+/** What a node costs in the answer: its JSON in the structured tree, the longer of its two forms. */
+function nodeBytes(name: string, folder: boolean): number {
+  return jsonLength(name) + (folder ? 44 : 30);
 }
 
 export const directoryTree = defineTool({
   name: 'directory_tree',
   title: 'Show a folder tree',
   description:
-    'Returns the tree of a folder inside the workspace, recursively, as JSON entries {name, type, children} sorted by name; ' +
-    'the text shows it indented, folders marked / and links @. Links are shown as links and never followed or descended. ' +
-    `excludePatterns leave out entries (and whatever is below them). At most ${MAX_TREE_ENTRIES} entries are examined (excluded ones included) ` +
-    `down to ${MAX_WALK_DEPTH} levels below the starting folder; truncated is true when the tree was cut short. A refused path comes back with its refusal code, stage and reason.`,
+    'The tree below a folder, recursively; links are shown, never followed.',
   input: {
     path: pathField,
     excludePatterns: excludePatternsField,
+    cursor: cursorField,
   },
   output: z.object({
-    path: z.string().describe('The real path of the starting folder.'),
-    uri: z.string().describe('The file: URI of that folder.'),
+    path: z.string().describe('The starting folder, relative to the workspace.'),
     tree: z.array(treeNodeSchema).describe('The starting folder\'s entries, each folder with its own entries as children.'),
-    truncated: z
-      .boolean()
-      .describe(`True when the tree is incomplete: the ${MAX_TREE_ENTRIES}-entry limit or the answer's size was reached, or a folder ${MAX_WALK_DEPTH} levels down was not entered.`),
+    truncated: z.boolean().describe('True when the tree is incomplete: see nextCursor, or folders too deep to enter.'),
+    nextCursor: z
+      .string()
+      .optional()
+      .describe('Pass it as cursor, with the same arguments, for the rest of the tree (with the folders above it again, for their place).'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',
-  async run({ path: input, excludePatterns }, scope) {
+  async run({ path: input, excludePatterns, cursor }, scope) {
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
+    const resume = walkOf(cursor);
     const excluded = excluder(excludePatterns);
     const tree: TreeNode[] = [];
     const lines: string[] = [];
-    const budget = new AnswerBudget();
+    const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let tooDeep = false;
+    /** A folder's node and line; its entries go in the list it returns. */
+    const addFolder = (name: string, depth: number, siblings: TreeNode[], note = ''): TreeNode[] => {
+      const node: TreeNode = { name, type: 'directory', children: [] };
+      siblings.push(node);
+      lines.push(`${'  '.repeat(depth - 1)}${name}/${note}`);
+      return node.children!;
+    };
     const call = callOf(scope);
     const result = await walkInTurns<TreeNode[]>({
       signal: call.signal,
@@ -124,14 +128,22 @@ export const directoryTree = defineTool({
       start: checked.target.names,
       context: tree,
       maxEntries: MAX_TREE_ENTRIES,
+      ...(resume !== undefined ? { resume } : {}),
+      // A continued tree shows again the folders it goes on inside, so each entry has its place.
+      resumeInside: (names, siblings) => {
+        budget.take(nodeBytes(names.at(-1)!, true));
+        return addFolder(names.at(-1)!, names.length, siblings, ' (continued)');
+      },
       exclude: (entry) => excluded(entry.relative),
       visit(entry, below, siblings) {
         if (below.kind === 'gone') return undefined; // removed during the walk
-        if (!budget.take(nodeBytes(entry.name, entry.depth))) return STOP;
+        if (!budget.take(nodeBytes(entry.name, below.kind === 'folder'))) return STOP_BEFORE;
         // Links are listed as themselves and never descended: their targets were not checked.
-        const node: TreeNode = { name: entry.name, type: below.kind === 'changed' ? 'symlink' : entry.type };
+        const type = below.kind === 'changed' ? 'symlink' : entry.type;
+        if (below.kind === 'folder') return addFolder(entry.name, entry.depth, siblings);
+        const node: TreeNode = { name: entry.name, type };
         siblings.push(node);
-        const mark = node.type === 'directory' ? '/' : node.type === 'symlink' ? '@' : '';
+        const mark = type === 'directory' ? '/' : type === 'symlink' ? '@' : '';
         let note = '';
         if (below.kind === 'unreadable') {
           node.error = below.code;
@@ -142,16 +154,17 @@ export const directoryTree = defineTool({
           note = ` (${MAX_WALK_DEPTH} levels down: its entries are not listed)`;
         }
         lines.push(`${'  '.repeat(entry.depth - 1)}${entry.name}${mark}${note}`);
-        if (below.kind !== 'folder') return undefined;
-        node.children = [];
-        return node.children;
+        return undefined;
       },
     });
     call.progress(result.examined, result.examined, `${result.examined} entries examined`, true);
-    const cut = result.stopped !== 'done';
-    if (lines.length === 0) lines.push('The folder is empty (or everything in it was excluded).');
-    if (cut) lines.push(`(truncated after ${result.examined} entries: narrow the path or add excludePatterns)`);
-    else if (tooDeep) lines.push(`(the entries of folders ${MAX_WALK_DEPTH} levels down are not listed: call directory_tree on them)`);
-    return ok({ path: checked.path, uri: scope.uriOf(checked.path), tree, truncated: cut || tooDeep }, lines.join('\n'));
+    const nextCursor = result.position !== undefined ? walkCursor(result.position) : undefined;
+    if (lines.length === 0 && nextCursor === undefined) lines.push('The folder is empty (or everything in it was excluded).');
+    if (nextCursor !== undefined) lines.push(`(more follows: call again with cursor ${nextCursor})`);
+    if (tooDeep) lines.push(`(the entries of folders ${MAX_WALK_DEPTH} levels down are not listed: call directory_tree on them)`);
+    return ok(
+      { path: scope.relative(checked.path), tree, truncated: nextCursor !== undefined || tooDeep, ...(nextCursor !== undefined ? { nextCursor } : {}) },
+      lines.join('\n'),
+    );
   },
 });

@@ -142,31 +142,23 @@ export const editFile = defineTool({
   name: 'edit_file',
   title: 'Edit a text file',
   description:
-    'Replaces text in a UTF-8 file inside the workspace. The edits are applied in order, each to the result of the previous ones; ' +
-    'each oldText must occur exactly once, or nothing is changed and the error says whether it was missing or found several times. ' +
-    'The text of the result is a unified diff; the structured result says what changed (lines added and removed). With dryRun the diff is returned and the file is left alone. ' +
-    `At most ${MAX_EDITS} edits per call, and a file of at most ${formatBytes(MAX_FILE_BYTES)} before and after; each edit searches the whole file, and the edits of one call ` +
-    `may search ${MAX_EDIT_WORK.toLocaleString('en-US')} characters in all. A diff too large to compute or show quickly (more than ${MAX_DIFF_CHANGES} changed lines) is replaced by a line saying so. ` +
-    'Refused if the file changed on disk since you read it; a save by another program during the call is kept, and the edits are applied to it if they still match. ' +
-    'Cancelled before the write, nothing changes. ' +
-    'Needs a read-write grant. A refused path comes back with its refusal code, stage and reason.',
+    'Replaces exact text in a file (each oldText must occur once) and returns the diff; dryRun only shows it. ' +
+    'Refused if the file changed since you read it.',
   input: {
     path: pathField,
     edits: z
       .array(
         z.object({
-          oldText: z.string().min(1).describe('The exact text to replace, whitespace and line endings included; it must occur exactly once.'),
-          newText: z.string().describe('The text to put in its place (empty to delete it).'),
+          oldText: z.string().min(1),
+          newText: z.string(),
         }),
       )
       .min(1)
-      .max(MAX_EDITS)
-      .describe('The replacements, applied in order.'),
-    dryRun: z.boolean().optional().describe('Return the diff without changing the file.'),
+      .max(MAX_EDITS),
+    dryRun: z.boolean().optional(),
   },
   output: z.object({
-    path: z.string().describe('The real path of the file.'),
-    uri: z.string().describe('The file: URI of that path.'),
+    path: z.string().describe('The file, relative to the workspace.'),
     applied: z.boolean().describe('True when the file was written; false for a dry run or when the edits change nothing.'),
     diffShown: z.boolean().describe('True when the text holds the unified diff; false when the change was too large to diff, and the text says why.'),
     linesAdded: z.number().optional().describe('Lines the diff adds, when it was shown.'),
@@ -200,8 +192,7 @@ export const editFile = defineTool({
       }
       const diff = boundedDiff(name, original, updated);
       const described = {
-        path: checked.path,
-        uri: scope.uriOf(checked.path),
+        path: scope.relative(checked.path),
         diffShown: diff.shown,
         ...(diff.shown ? { linesAdded: diff.added, linesRemoved: diff.removed } : {}),
         size,

@@ -7,7 +7,7 @@ const stageSchema = z.object({
   stage: z.string().describe('parse, refusals, decode, normalise, case, realpath or containment.'),
   status: z.enum(['pass', 'refuse', 'note', 'skip']).describe('What the stage did.'),
   input: z.string().describe('What the stage was given.'),
-  output: z.string().nullable().describe('What it handed on; null when it refused.'),
+  output: z.string().optional().describe('What it handed on; absent when it refused.'),
   rule: z.string().describe('The rule it applied.'),
   note: z.string().describe('What it noticed; empty when nothing.'),
 });
@@ -19,39 +19,36 @@ const nearMissSchema = z.object({
   workspace: z.string().optional().describe('For why = workspace: the workspace URI to pass as workspaceUri.'),
 });
 
-/** The tools that act on a link at the last name rather than follow it. */
-const ITSELF = PATH_TOOL_NAMES.filter((name) => !OPERATIONS[name].followFinal);
-
 export const explainPath = defineTool({
   name: 'explain_path',
   title: 'Explain how a path is judged',
   description:
-    'Traces a path or URI against the workspace through every stage (parse, refusals, decode, normalise, case, realpath, containment) ' +
-    'exactly as one tool would judge it before touching the disk, and reports the verdict, the deciding stage, the refusal code and the reason, ' +
-    `with existing entries the path nearly named. Tools differ: ${ITSELF.join(', ')} act on a link at the ` +
-    'last name itself, where reading follows it; tools that change files are refused in a read-only workspace. ' +
-    'Call it with the refused tool to see why a path was refused. Changes nothing.',
+    'Why a path is allowed or refused, stage by stage, with the entries it nearly named. Pass the tool that refused it. Changes nothing.',
   input: {
     path: pathField,
+    // A string, not an enum of the tool names: the list would cost more than the rest of the definition.
     tool: z
-      .enum(PATH_TOOL_NAMES as [ToolName, ...ToolName[]])
+      .string()
+      .refine((name) => (PATH_TOOL_NAMES as readonly string[]).includes(name), { message: `must be one of ${PATH_TOOL_NAMES.join(', ')}` })
       .optional()
-      .describe(`The tool whose judgement is explained (default ${DEFAULT_TOOL}): pass the tool that was refused, or that you mean to call.`),
+      .describe(`Default ${DEFAULT_TOOL}.`),
   },
   output: z.object({
     tool: z.string().describe('The tool whose judgement this is.'),
     acts: z.string().describe('What that tool does with the path, which decides how it is judged.'),
     verdict: z.enum(['inside', 'outside', 'refused']).describe('inside (the tool would go ahead), outside, or refused (on its form, or by the grant\'s rights).'),
-    code: z.string().nullable().describe('The stable refusal code, null when inside.'),
+    code: z.string().optional().describe('The stable refusal code; absent when inside.'),
     stage: z.string().describe('The stage that decided; server for a change refused by a read-only grant.'),
     reason: z.string().describe('Why, in words.'),
-    path: z.string().nullable().describe('The real path (where a link chain landed), or the lexical path.'),
+    path: z.string().optional().describe('The real path (where a link chain landed), or the lexical path; absent when none was reached.'),
     stages: z.array(stageSchema).describe('Every stage that ran, in order.'),
     nearMisses: z.array(nearMissSchema).describe('Existing entries the path nearly named, when it was not inside or names nothing; often empty.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',
-  async run({ path, tool = DEFAULT_TOOL }, scope) {
+  async run({ path, tool: named }, scope) {
+    // The schema admits only PATH_TOOL_NAMES.
+    const tool = (named ?? DEFAULT_TOOL) as ToolName;
     // Judged, never checked: an explanation is not a refusal, and is not logged as one.
     const judged = scope.judge(path, tool);
     const trace = withNearMisses(judged.trace, scope.grant.root, { otherWorkspaces: otherWorkspaces(scope.state, scope.grant) });
@@ -68,8 +65,21 @@ export const explainPath = defineTool({
       lines.push('Did you mean:');
       for (const miss of trace.nearMisses) lines.push(`  ${miss.uri} (${miss.why}${miss.workspace !== undefined ? `, in workspace ${miss.workspace}` : ''})`);
     }
+    const resolved = refusal?.path ?? trace.path;
+    // Absent rather than null: a field is there when it has a value.
+    const stages = trace.stages.map(({ output, ...row }) => (output === null ? row : { ...row, output }));
     return ok(
-      { tool, acts, verdict, code, stage, reason, path: refusal?.path ?? trace.path, stages: [...trace.stages], nearMisses: [...trace.nearMisses] },
+      {
+        tool,
+        acts,
+        verdict,
+        ...(code !== null ? { code } : {}),
+        stage,
+        reason,
+        ...(resolved !== null ? { path: resolved } : {}),
+        stages,
+        nearMisses: [...trace.nearMisses],
+      },
       lines.join('\n'),
     );
   },

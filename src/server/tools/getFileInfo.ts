@@ -12,16 +12,13 @@ export const getFileInfo = defineTool({
   name: 'get_file_info',
   title: 'Get file information',
   description:
-    'Describes a file, folder or link inside the workspace: its type, size, times (created, modified, accessed) and permissions. ' +
-    'A link is described as the link itself, with the target it names (linkTarget), which is neither followed nor checked. ' +
-    'Reads metadata only, never contents. A refused path comes back with its refusal code, stage and reason.',
+    'Type, size, times and permissions of an entry; a link is described itself.',
   input: { path: pathField },
   output: z.object({
-    path: z.string().describe('The real path described (for a link, the link itself).'),
-    uri: z.string().describe('The file: URI of that path.'),
+    path: z.string().describe('The path described (for a link, the link itself), relative to the workspace.'),
     type: entryTypeSchema,
     size: z.number().describe('The size in bytes (for a link, of the link; for a folder, of its entry, not its contents).'),
-    created: z.string().nullable().describe('When it was created (ISO 8601), or null when the filesystem does not record it.'),
+    created: z.string().optional().describe('When it was created (ISO 8601); absent when the filesystem does not record it.'),
     modified: z.string().describe('When its contents last changed (ISO 8601).'),
     accessed: z.string().describe('When it was last read (ISO 8601; many systems update this lazily).'),
     permissions: z.string().describe('The permission bits in octal, such as 644 or 755 (4755 with setuid).'),
@@ -41,11 +38,10 @@ export const getFileInfo = defineTool({
     const permissions = (stats.mode & 0o7777n).toString(8).padStart(3, '0');
     const size = Number(stats.size);
     const info = {
-      path: checked.path,
-      uri: scope.uriOf(checked.path),
+      path: scope.relative(checked.path),
       type,
       size,
-      created,
+      ...(created !== null ? { created } : {}),
       modified: isoTime(stats.mtimeNs),
       accessed: isoTime(stats.atimeNs),
       permissions,

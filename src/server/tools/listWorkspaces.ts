@@ -8,8 +8,8 @@ export const listWorkspaces = {
   name: 'list_workspaces',
   title: 'List the granted workspaces',
   description:
-    'Lists the workspaces this server was granted, with their rights (read or read-write) and the protection layers in force. ' +
-    'Pass one of these URIs, exactly, as workspaceUri to every other tool.',
+    'The workspaces you may use, their rights and protections. Pass one of its URIs, exactly, as workspaceUri to every other tool; ' +
+    'a path is relative to that workspace, absolute, or a file: URI inside it.',
   output: z.object({
     workspaces: z
       .array(
@@ -34,7 +34,7 @@ export const listWorkspaces = {
         sandbox: z
           .object({
             active: z.boolean().describe('Whether the operating system confines this server.'),
-            mechanism: z.string().nullable().describe('The sandbox in use, or null.'),
+            mechanism: z.string().optional().describe('The sandbox in use; absent when there is none.'),
             detail: z.string().describe('What it confines, or why there is none.'),
           })
           .describe('The operating-system layer.'),
@@ -70,7 +70,7 @@ function describeWorkspaces(state: ServerState): Listing {
       authorization: 'active: workspaceUri must equal a granted workspace exactly (after normalisation, never a prefix)',
       containment: `active: every path is traced (parse, refusals, decode, normalise, case, realpath, containment); symlinks: ${state.grants[0]?.root.ctx.policy.symlinks ?? 'contain'}`,
       anchoredIo: { active: anchoredLayer.active, detail: anchoredLayer.detail },
-      sandbox: { ...state.sandbox },
+      sandbox: { active: state.sandbox.active, ...(state.sandbox.mechanism !== null ? { mechanism: state.sandbox.mechanism } : {}), detail: state.sandbox.detail },
     },
   };
   const lines = state.grants.map((grant) => `${grant.uri} (${grant.rights})`);

@@ -11,21 +11,18 @@ export const moveFile = defineTool({
   name: 'move_file',
   title: 'Move or rename a file or folder',
   description:
-    'Moves or renames a file, folder or link within the workspace. The destination must not exist (move_file never overwrites: EEXIST) ' +
-    'and its folder must exist. A link is moved as the link itself, never followed. The workspace folder itself is never moved, ' +
-    'and nothing is copied between filesystems. Cancelled before the move, nothing changes. Needs a read-write grant. A refused source or destination comes back with its refusal code, stage and reason.',
+    'Moves or renames a file or folder. Never overwrites.',
   input: {
     source: z
       .string()
-      .describe('What to move: relative to the workspace (src/old.ts), absolute, or a file:///... URI inside the workspace. A link is moved itself.'),
+      ,
     destination: z
       .string()
-      .describe('Its new path, in the same workspace and in the same forms; it must not exist yet, and its folder must.'),
+      ,
   },
   output: z.object({
-    source: z.string().describe('The real path that was moved.'),
-    destination: z.string().describe('The real path it now has.'),
-    uri: z.string().describe('The file: URI of the destination.'),
+    source: z.string().describe('What was moved, relative to the workspace.'),
+    destination: z.string().describe('Where it is now, relative to the workspace.'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'write',
@@ -53,7 +50,7 @@ export const moveFile = defineTool({
     move(from.target, to.target, kind);
     scope.state.reads.forget(from.path);
     return ok(
-      { source: from.path, destination: to.path, uri: scope.uriOf(to.path) },
+      { source: scope.relative(from.path), destination: scope.relative(to.path) },
       `Moved ${scope.relative(from.path)} to ${scope.relative(to.path)}.`,
     );
   },

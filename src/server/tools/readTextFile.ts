@@ -58,14 +58,11 @@ export const readTextFile = defineTool({
   name: 'read_text_file',
   title: 'Read a text file',
   description:
-    'Reads a file inside the workspace as UTF-8 text, returned as the text of the result (and only there: no structured result repeats it). ' +
-    '`head` returns only the first N lines, `tail` only the last N. ' +
-    `Files up to ${formatBytes(MAX_TEXT_BYTES)} are read; one answer carries at most ${formatBytes(MAX_ANSWER_BYTES)} of text (JSON-encoded), so read a larger file in parts with head and tail. ` +
-    'The file is opened through the checked folders, never following a link swapped in since the check.',
+    'Reads a text file (UTF-8). head or tail: only the first or last N lines.',
   input: {
     path: pathField,
-    head: z.number().int().positive().optional().describe('Return only the first N lines.'),
-    tail: z.number().int().positive().optional().describe('Return only the last N lines.'),
+    head: z.number().int().positive().optional(),
+    tail: z.number().int().positive().optional(),
   },
   output: null,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

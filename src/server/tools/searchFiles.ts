@@ -1,14 +1,14 @@
 import nodePath from 'node:path';
 import * as z from 'zod';
-import { type EntryType } from '../fs/index.js';
-import { AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
+import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
 import { callOf } from '../callControl.js';
-import { defineTool, ok, pathField, refused } from '../tool.js';
-import { STOP, walkInTurns } from '../fs/index.js';
+import { cursorField, defineTool, ok, pathField, refused } from '../tool.js';
+import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
+import { walkCursor, walkOf } from './cursor.js';
 import { compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';
-import { entryTypeSchema, requireDirectory } from './entries.js';
+import { requireDirectory } from './entries.js';
 
-/** Bounds the work on a huge tree; the result says when the search stopped early. */
+/** Bounds one call's work on a huge tree; its cursor goes on from where it stopped. */
 export const MAX_SEARCH_VISITS = MAX_WALK_ENTRIES;
 
 const GLOB_CHARACTERS = /[*?[\]{}]/;
@@ -27,52 +27,35 @@ function matcherFor(pattern: string, budget: GlobBudget): (relative: string, nam
   return (_relative, name) => name.toLowerCase().includes(needle);
 }
 
-interface Match {
-  path: string;
-  type: EntryType;
-}
-
 export const searchFiles = defineTool({
   name: 'search_files',
   title: 'Search for files by name',
   description:
-    'Finds files, folders and links by name under a folder inside the workspace, recursively. ' +
-    'pattern is a glob (**/*.ts, src/*.json; a glob without / such as *.ts matches names at any depth, case-sensitively) ' +
-    'or, with no glob characters, a substring matched case-insensitively against each name. Names only, never contents. ' +
-    `Links are reported but never followed. At most ${MAX_SEARCH_VISITS} entries are examined (excluded ones included), down to ${MAX_WALK_DEPTH} levels below the folder; ` +
-    `truncated is true when the search stopped early. A pattern is at most ${MAX_PATTERN_LENGTH} characters, and the pattern and excludePatterns ` +
-    `expand to at most ${MAX_BRACE_EXPANSION} patterns in all ({a,b} is two). A refused path comes back with its refusal code, stage and reason.`,
+    'Finds entries by name below a folder: pattern is a glob (**/*.ts) or a substring, ignoring case.',
   input: {
     path: pathField,
-    pattern: z.string().min(1).max(MAX_PATTERN_LENGTH).describe('A glob such as **/*.ts, or a plain substring of the name (matched ignoring case).'),
+    pattern: z.string().min(1).max(MAX_PATTERN_LENGTH),
     excludePatterns: excludePatternsField,
+    cursor: cursorField,
   },
   output: z.object({
-    path: z.string().describe('The real path of the folder searched.'),
-    matches: z
-      .array(
-        z.object({
-          path: z.string().describe('The real path of the match; it can be passed to the other tools as is.'),
-          uri: z.string().describe('The file: URI of that path.'),
-          type: entryTypeSchema,
-        }),
-      )
-      .describe('Every match, in walk order (each folder sorted by name, its entries before the next sibling).'),
-    truncated: z
-      .boolean()
-      .describe(`True when the search stopped early (the ${MAX_SEARCH_VISITS}-entry limit, the answer's size, or folders ${MAX_WALK_DEPTH} levels down not entered): there may be more matches.`),
+    path: z.string().describe('The folder searched, relative to the workspace.'),
+    matches: z.array(z.string()).describe('The matches relative to the workspace, in walk order; a folder ends with /.'),
+    truncated: z.boolean().describe('True when there may be more matches: see nextCursor, or folders too deep to enter.'),
+    nextCursor: z.string().optional().describe('Pass it as cursor, with the same arguments, for the matches after these.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'read',
-  async run({ path: input, pattern, excludePatterns }, scope) {
+  async run({ path: input, pattern, excludePatterns, cursor }, scope) {
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
+    const resume = walkOf(cursor);
     const globs: GlobBudget = { left: MAX_BRACE_EXPANSION };
     const matches = matcherFor(pattern, globs);
     const excluded = excluder(excludePatterns, globs);
-    const found: Match[] = [];
-    const budget = new AnswerBudget();
+    const found: string[] = [];
+    const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let tooDeep = false;
 
     const call = callOf(scope);
@@ -83,33 +66,30 @@ export const searchFiles = defineTool({
       start: checked.target.names,
       context: true,
       maxEntries: MAX_SEARCH_VISITS,
+      ...(resume !== undefined ? { resume } : {}),
       exclude: (entry) => excluded(entry.relative),
       visit(entry, below) {
         if (below.kind === 'too-deep') tooDeep = true;
         if (matches(entry.relative, entry.name)) {
-          const path = nodePath.join(checked.path, ...entry.names);
-          // The path appears three times: in the text, and as path and uri in the structured list.
-          if (!budget.take(3 * jsonLength(path) + 64)) return STOP;
-          found.push({ path, type: below.kind === 'changed' ? 'symlink' : entry.type });
+          const type = below.kind === 'changed' ? 'symlink' : entry.type;
+          // Relative to the workspace, so each can be passed back as a path.
+          const match = `${scope.relative(nodePath.join(checked.path, ...entry.names))}${type === 'directory' ? '/' : ''}`;
+          // A line of the text, or a string of the list: as long either way.
+          if (!budget.take(jsonLength(match) + 3)) return STOP_BEFORE;
+          found.push(match);
         }
         // Links are never descended: their targets were not checked.
         return below.kind === 'folder' ? true : undefined;
       },
     });
     call.progress(result.examined, result.examined, `${result.examined} entries examined, ${found.length} matches`, true);
-    const truncated = result.stopped !== 'done' || tooDeep;
-
-    // Relative to the workspace, so each line can be passed back as a path.
-    const lines = found.map((match) => `${scope.relative(match.path)}${match.type === 'directory' ? '/' : ''}`);
-    if (lines.length === 0) lines.push(`No match for ${pattern} under ${scope.relative(checked.path)}.`);
-    if (result.stopped !== 'done') lines.push(`(stopped after ${result.examined} entries: there may be more matches; narrow the path or add excludePatterns)`);
-    else if (tooDeep) lines.push(`(folders ${MAX_WALK_DEPTH} levels down were not searched: search from deeper down)`);
+    const nextCursor = result.position !== undefined ? walkCursor(result.position) : undefined;
+    const lines = [...found];
+    if (lines.length === 0 && nextCursor === undefined) lines.push(`No match for ${pattern} under ${scope.relative(checked.path)}.`);
+    if (nextCursor !== undefined) lines.push(`(more may follow: call again with cursor ${nextCursor})`);
+    if (tooDeep) lines.push(`(folders ${MAX_WALK_DEPTH} levels down were not searched: search from deeper down)`);
     return ok(
-      {
-        path: checked.path,
-        matches: found.map((match) => ({ path: match.path, uri: scope.uriOf(match.path), type: match.type })),
-        truncated,
-      },
+      { path: scope.relative(checked.path), matches: found, truncated: nextCursor !== undefined || tooDeep, ...(nextCursor !== undefined ? { nextCursor } : {}) },
       lines.join('\n'),
     );
   },

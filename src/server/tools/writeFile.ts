@@ -8,16 +8,13 @@ export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write a file',
   description:
-    'Creates a file, or replaces one, inside the workspace with the given text. The folder must exist. ' +
-    'A failure never leaves half a file; a link at the target is replaced, never followed. ' +
-    'Refused if the file changed on disk since you read it, or while writing. Cancelled before the write, nothing changes. Needs a read-write grant.',
+    'Creates or replaces a file with the given text. Refused if the file changed since you read it.',
   input: {
     path: pathField,
-    content: z.string().describe('The complete new text of the file, written as UTF-8.'),
+    content: z.string(),
   },
   output: z.object({
-    path: z.string().describe('The real path written.'),
-    uri: z.string().describe('The file: URI of that path.'),
+    path: z.string().describe('The file written, relative to the workspace.'),
     bytes: z.number().describe('How many bytes were written.'),
     created: z.boolean().describe('True when the file did not exist before.'),
   }),
@@ -41,7 +38,7 @@ export const writeFile = defineTool({
     scope.state.reads.remember(checked.path, written.stats);
     const bytes = Buffer.byteLength(content);
     return ok(
-      { path: checked.path, uri: scope.uriOf(checked.path), bytes, created: written.created },
+      { path: scope.relative(checked.path), bytes, created: written.created },
       `${written.created ? 'Created' : 'Replaced'} ${scope.relative(checked.path)} (${bytes} bytes).`,
     );
   },
