@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import { findOnPath, hostPlatform } from '../host/node.js';
-import { protectionLayers, WINDOWS_SANDBOX_DETAIL, type ProtectionLayer } from '../shared/layers.js';
+import { hostPlatform } from '../host/node.js';
+import { descriptorPathsWork, sandboxProspect, sandboxSummary } from '../host/protection.js';
+import { protectionLayers, type ProtectionLayer } from '../shared/layers.js';
 
 /** What the server found when it checked its sandbox from inside, in its own words. */
 export interface CheckedSandbox {
@@ -16,25 +16,13 @@ export interface CheckedSandbox {
  */
 export function hostProtection(checked?: CheckedSandbox, env: NodeJS.ProcessEnv = process.env): ProtectionLayer[] {
   const platform = hostPlatform();
-  const anchored = platform === 'linux' && fs.existsSync('/proc/self/fd');
-  let sandbox: CheckedSandbox;
-  if (checked !== undefined) sandbox = checked;
-  else if (platform === 'linux') {
-    sandbox = findOnPath('bwrap', env) !== undefined
-      ? {
-          active: true,
-          detail:
-            'bubblewrap: the server starts where it sees only its runtime, its own code and the granted workspaces, with its own namespaces, no capabilities, a seccomp filter and no network, when this machine lets it create namespaces (not checked yet)',
-        }
-      : { active: false, detail: 'bubblewrap (bwrap) is not installed: install it to give the server an operating-system sandbox' };
-  } else if (platform === 'darwin') {
-    sandbox = fs.existsSync('/usr/bin/sandbox-exec')
-      ? { active: true, detail: 'sandbox-exec: the server may write only in read-write workspaces, and read only what it needs (not checked yet)' }
-      : { active: false, detail: 'sandbox-exec is not available on this Mac' };
-  } else {
-    sandbox = { active: false, detail: WINDOWS_SANDBOX_DETAIL };
+  let sandbox = checked;
+  if (sandbox === undefined) {
+    // The server's own test of what this host offers, and its words, before it has started.
+    const prospect = sandboxProspect(platform, env);
+    sandbox = prospect.available ? { active: true, detail: `${sandboxSummary(prospect.mechanism)} (not checked yet)` } : { active: false, detail: prospect.detail };
   }
-  return protectionLayers({ platform, anchored, sandbox });
+  return protectionLayers({ platform, anchored: descriptorPathsWork(platform), sandbox });
 }
 
 /**

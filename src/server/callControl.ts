@@ -1,6 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CancelSignal } from './callGate.js';
-import type { Scope } from './tool.js';
 
 /** A `notifications/progress` payload without its token (MCP, "Progress"). */
 export interface ProgressReport {
@@ -79,17 +78,4 @@ export class CallControl {
     this.sliceStart = Date.now();
     if (this.cancelled) throw new CancelledError();
   }
-}
-
-const NO_CALL = new CallControl(undefined);
-const controls = new WeakMap<Scope, CallControl>();
-
-/** Gives a scope its call's control; tool.ts's Scope has no room for it. */
-export function bindCall(scope: Scope, call: CallContext): void {
-  controls.set(scope, new CallControl(call));
-}
-
-/** The call a scope serves: one that is never cancelled and reports to no one when none was bound. */
-export function callOf(scope: Scope): CallControl {
-  return controls.get(scope) ?? NO_CALL;
 }

@@ -2,16 +2,17 @@ import { McpServer, type CallToolResult, type InputRequiredResult, type ServerCo
 import * as z from 'zod';
 import { rootToPath } from '../core/index.js';
 import { ChangedError } from './fs/index.js';
-import { bindCall, type CallContext } from './callControl.js';
-import { HEAVY_TOOLS, heavyCalls, lightCalls } from './callGate.js';
+import { CallControl, type CallContext } from './callControl.js';
+import { heavyCalls, lightCalls } from './callGate.js';
 import { sameWorkspace, type Grant } from './grants.js';
 import { chooseFromRoots } from './legacyRoots.js';
 import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from './limits.js';
 import { refusalResult, serverRefusal, workspaceChangeRefusal, type ServerRefusal } from './refusal.js';
 import { RefusalNotices } from './refusalNotices.js';
 import { registerResources } from './resources.js';
+import type { Era } from './era.js';
 import { listedSchema } from './listedSchema.js';
-import { makeScope, toResult, workspaceNow, type ServerState, type ToolDefinition } from './tool.js';
+import { accessOf, annotationsOf, makeScope, toResult, workspaceNow, type ServerState, type ToolDefinition } from './tool.js';
 import { listWorkspaces } from './tools/listWorkspaces.js';
 import { WORKSPACE_TOOLS } from './tools/index.js';
 
@@ -19,8 +20,7 @@ export const SERVER_NAME = 'boundary-inspector';
 declare const PACKAGE_VERSION: string;
 const VERSION = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : '0.0.0-dev';
 
-/** The negotiated era: `legacy` is 2025-11-25 (initialize), `modern` is 2026-07-28. */
-export type Era = 'legacy' | 'modern';
+export type { Era };
 
 const INSTRUCTIONS =
   'Filesystem tools over the workspaces the user granted. Call list_workspaces first, then pass one of its URIs, exactly, ' +
@@ -102,10 +102,11 @@ async function dispatch(
 ): Promise<CallToolResult | InputRequiredResult> {
   const given = typeof args.workspaceUri === 'string' ? args.workspaceUri : null;
   const input = inputOf(args);
-  // Refusals are recorded through it, so the client hears of them too; `state` keys the caches.
-  const recording = notices.stateFor(ctx);
+  // Every refusal goes to the refusal log and to the client, as a notice.
+  const onRefusal = notices.listenerFor(ctx);
   const refuse = (refusal: ServerRefusal, workspaceUri: string | null) => {
-    void recording.log.record(tool.name, workspaceUri, input, refusal);
+    onRefusal(tool.name, workspaceUri, input, refusal);
+    void state.log.record(tool.name, workspaceUri, input, refusal);
     return refusalResult(refusal, input, workspaceUri);
   };
 
@@ -123,10 +124,9 @@ async function dispatch(
   }
   const workspaceUri = given ?? grant.uri;
   // The granted path must still name the folder held open, or nothing is read or changed there.
-  const current = await workspaceNow(state, grant, tool.access === 'write');
+  const current = await workspaceNow(state, grant, accessOf(tool) === 'write');
   if ('change' in current) return refuse(workspaceChangeRefusal(current.change), workspaceUri);
-  const scope = makeScope(recording, grant, current.anchor, tool.name, workspaceUri, tool.access);
-  if (call !== undefined) bindCall(scope, call);
+  const scope = makeScope({ state, grant, anchor: current.anchor, tool: tool.name, workspaceUri, call: new CallControl(call), onRefusal });
   try {
     const outcome = await tool.run(args as never, scope);
     return outcome.kind === 'ok' ? toResult(outcome, tool.output !== null) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
@@ -157,7 +157,7 @@ function callContextOf(ctx: ServerContext): CallContext {
  * Every tool's input schema and call, for one era: on 2025-11-25 workspaceUri is required.
  * `notices` sends the connection's refusals to its client; createServer attaches it to the server.
  */
-export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices = new RefusalNotices(state, era)): ReadonlyMap<string, ToolCall> {
+export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices = new RefusalNotices(era)): ReadonlyMap<string, ToolCall> {
   // What it is, and that it is always given, is said once, in list_workspaces' description: on
   // 2026-07-28 it may be left out for the legacy roots adapter, but never needs to be.
   const workspaceUri = era === 'legacy' ? z.string() : z.string().optional();
@@ -172,9 +172,8 @@ export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices 
   for (const tool of WORKSPACE_TOOLS) {
     // Heavy tools run long enough to report progress or to be stopped part way; a change stops
     // for a cancel that arrives before it is made.
-    const heavy = HEAVY_TOOLS.has(tool.name);
-    const cancellable = heavy || tool.access === 'write';
-    const gate = heavy ? heavyCalls : lightCalls;
+    const cancellable = tool.heavy || accessOf(tool) === 'write';
+    const gate = tool.heavy ? heavyCalls : lightCalls;
     calls.set(tool.name, {
       inputSchema: z.object({ workspaceUri, ...tool.input }),
       run: async (args, call, ctx) => {
@@ -196,7 +195,7 @@ export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices 
 export function createServer(
   state: ServerState,
   era: Era,
-  notices: RefusalNotices = new RefusalNotices(state, era),
+  notices: RefusalNotices = new RefusalNotices(era),
   calls: ReadonlyMap<string, ToolCall> = toolCalls(state, era, notices),
 ): McpServer {
   const server = new McpServer(
@@ -210,22 +209,22 @@ export function createServer(
       inputRequired: { legacyShim: false },
     },
   );
-  const callOf = (name: string) => calls.get(name)!;
+  const callNamed = (name: string) => calls.get(name)!;
 
   server.registerTool(
     listWorkspaces.name,
     {
       title: listWorkspaces.title,
       description: listWorkspaces.description,
-      inputSchema: listedSchema(callOf(listWorkspaces.name).inputSchema),
+      inputSchema: listedSchema(callNamed(listWorkspaces.name).inputSchema),
       outputSchema: listedSchema(listWorkspaces.output),
       annotations: listWorkspaces.annotations,
     },
-    (args, ctx) => callOf(listWorkspaces.name).run(args, { signal: ctx.mcpReq.signal }, ctx),
+    (args, ctx) => callNamed(listWorkspaces.name).run(args, { signal: ctx.mcpReq.signal }, ctx),
   );
 
   for (const tool of WORKSPACE_TOOLS) {
-    const call = callOf(tool.name);
+    const call = callNamed(tool.name);
     server.registerTool(
       tool.name,
       {
@@ -235,12 +234,12 @@ export function createServer(
         // A tool whose result is content has none: its text is the answer. A refusal is an error
         // result, which no output schema describes (its details are in _meta).
         ...(tool.output !== null ? { outputSchema: listedSchema(tool.output) } : {}),
-        annotations: tool.annotations,
+        annotations: annotationsOf(tool),
       },
       (args, ctx) => call.run(args as Record<string, unknown>, callContextOf(ctx), ctx),
     );
   }
   notices.attach(server);
-  registerResources(server, notices.stateFor(undefined));
+  registerResources(server, state, notices.listenerFor(undefined));
   return server;
 }

@@ -191,7 +191,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
     const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), ...(host ? { host } : {}) };
     // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
     import('./serve.js').then(
-      ({ serve }) => serve(state),
+      ({ serve }) => serve(state, { directCalls: options.directCalls }),
       (error: Error) => {
         log(`could not start: ${error.message}`);
         process.exitCode = 1;

@@ -14,6 +14,8 @@ export interface ServeOptions {
   readonly sandbox: 'auto' | 'off';
   /** Start the sandbox, check it from inside as the server would, print what it found as JSON and exit. */
   readonly checkSandbox: boolean;
+  /** Answer plain tools/call requests of 2025-11-25 connections without the SDK's per-request layer (directCalls.ts). */
+  readonly directCalls: boolean;
 }
 
 export const serveHelp = `Usage: boundary-inspector serve --workspace <uri> [--workspace <uri> ...] [options]
@@ -35,6 +37,9 @@ Options:
   --check-sandbox               start the sandbox for these workspaces, check it from inside as the
                                 server does at start-up, print {active, mechanism, detail} as JSON
                                 and exit without serving
+  --direct-calls on|off         on a 2025-11-25 connection, answer a plain tools/call without the
+                                MCP SDK's per-request layer, with the same answer (default: on);
+                                off sends every request through the SDK
   -h, --help                    show this help
 
 Exit status: 2 when the arguments or a workspace are refused at start-up.
@@ -67,6 +72,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         symlinks: { type: 'string' },
         sandbox: { type: 'string' },
         'check-sandbox': { type: 'boolean' },
+        'direct-calls': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -89,5 +95,6 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     policy: parsedPolicy.policy,
     sandbox: oneOf('sandbox', values.sandbox, ['auto', 'off'] as const) ?? 'auto',
     checkSandbox: values['check-sandbox'] === true,
+    directCalls: (oneOf('direct-calls', values['direct-calls'], ['on', 'off'] as const) ?? 'on') === 'on',
   };
 }

@@ -9,6 +9,7 @@ import { heavyCalls } from './callGate.js';
 import type { Grant } from './grants.js';
 import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES, MAX_WALK_DEPTH, RESOURCE_PAGE_ENTRIES, RESOURCE_PAGE_MILLISECONDS, RESOURCES_PER_PAGE } from './limits.js';
 import { mimeTypeOf } from './mime.js';
+import type { RefusalListener } from './refusalNotices.js';
 import { workspaceNow, type ServerState } from './tool.js';
 import { STOP, walk } from './fs/index.js';
 
@@ -146,7 +147,8 @@ const readParams = z.looseObject({ uri: z.string() });
  * tools. Registered on the low-level server so the read handler sees the URI exactly as sent,
  * before any URL parser has rewritten it. Both take a turn at the heavy-call gate.
  */
-export function registerResources(server: McpServer, state: ServerState): void {
+/** `onRefusal` hears each refusal of a resource read, as the refusal log does. */
+export function registerResources(server: McpServer, state: ServerState, onRefusal: RefusalListener): void {
   server.server.registerCapabilities({ resources: {} });
   server.server.setRequestHandler('resources/list', { params: listParams }, async (params, ctx) => {
     const from = params.cursor === undefined ? { grant: 0, after: [''] } : decodeCursor(params.cursor, state.grants.length);
@@ -161,7 +163,9 @@ export function registerResources(server: McpServer, state: ServerState): void {
     if ('refusal' in located) {
       const trace = located.refusal;
       // On disk before the client sees the refusal; a failure to write it is reported, never thrown.
-      await state.log.record('resources/read', null, uri, { code: trace.code!, stage: trace.stage, reason: trace.reason, trace });
+      const refusal = { code: trace.code!, stage: trace.stage, reason: trace.reason, trace };
+      onRefusal('resources/read', null, uri, refusal);
+      await state.log.record('resources/read', null, uri, refusal);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Refused (${trace.code} at ${trace.stage}): ${trace.reason}`, {
         uri,
         code: trace.code,
@@ -174,6 +178,7 @@ export function registerResources(server: McpServer, state: ServerState): void {
       const current = await workspaceNow(state, located.grant, false);
       if ('change' in current) {
         const refusal = workspaceChangeRefusal(current.change);
+        onRefusal('resources/read', located.grant.uri, uri, refusal);
         await state.log.record('resources/read', located.grant.uri, uri, refusal);
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Refused (${refusal.code} at ${refusal.stage}): ${refusal.reason}`, {
           uri,

@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Platform } from '../core/index.js';
-import type { Rights } from './grants.js';
 import { findOnPath, realPathOr } from '../host/node.js';
+import { SANDBOX_EXEC, sandboxProspect, sandboxSummary, type SandboxMechanism } from '../host/protection.js';
 import { WINDOWS_SANDBOX_DETAIL } from '../shared/layers.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { closeInheritedDescriptors } from './descriptors.js';
 import { seccompArchitecture, seccompFilter } from './seccomp.js';
 import { sandboxGaps } from './sandboxCheck.js';
-import { namespacesOf, sandboxEnvironment, sandboxMarker, SANDBOX_ENV, type SandboxMarker, type SandboxMechanism } from './sandboxEnvironment.js';
+import { namespacesOf, sandboxEnvironment, sandboxMarker, SANDBOX_ENV, type SandboxMarker, type SandboxWorkspace } from './sandboxEnvironment.js';
 
 export { SANDBOX_ENV, type SandboxMechanism };
 
@@ -22,15 +22,9 @@ export interface SandboxState {
   readonly detail: string;
 }
 
-export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+export { SANDBOX_EXEC };
 
-/** A granted workspace as the sandbox sees it. */
-export interface SandboxWorkspace {
-  /** The path it was granted under; the server inside resolves this spelling again. */
-  readonly path: string;
-  readonly realPath: string;
-  readonly rights: Rights;
-}
+export type { SandboxWorkspace };
 
 /** Everything the server's sandbox is built from: the same for the server's relaunch and for the tests. */
 export interface SandboxConfig {
@@ -266,7 +260,7 @@ export function spawnSandboxedSync(launch: SandboxLaunch, options: { timeout?: n
   );
 }
 
-export function sandboxMechanism(platform: Platform): SandboxMechanism | undefined {
+function sandboxMechanism(platform: Platform): SandboxMechanism | undefined {
   if (platform === 'linux') return 'bubblewrap';
   if (platform === 'darwin') return 'sandbox-exec';
   return undefined;
@@ -331,14 +325,10 @@ function startOnce(launch: SandboxLaunch, mechanism: SandboxMechanism): Promise<
  * inherited is closed, so none reaches the sandbox.
  */
 export async function startInSandbox(config: SandboxConfig, command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<SandboxStarted | SandboxState> {
-  const mechanism = sandboxMechanism(config.platform);
-  if (mechanism === undefined) return { active: false, mechanism: null, detail: WINDOWS_SANDBOX_DETAIL };
-  if (mechanism === 'bubblewrap') {
-    const bwrap = config.bwrap ?? findOnPath('bwrap', env);
-    if (bwrap === undefined) return { active: false, mechanism: null, detail: 'bubblewrap (bwrap) is not installed; install it to confine what the server can see and write' };
-    config = { ...config, bwrap };
-  }
-  if (mechanism === 'sandbox-exec' && !fs.existsSync(SANDBOX_EXEC)) return { active: false, mechanism: null, detail: `${SANDBOX_EXEC} is missing` };
+  const prospect = sandboxProspect(config.platform, env, config.bwrap);
+  if (!prospect.available) return { active: false, mechanism: null, detail: prospect.detail };
+  const { mechanism } = prospect;
+  if (mechanism === 'bubblewrap') config = { ...config, bwrap: prospect.command };
   closeInheritedDescriptors(env);
   let why: string | undefined;
   for (const attempt of sandboxAttempts(config)) {
@@ -361,15 +351,8 @@ export function sandboxDetail(mechanism: SandboxMechanism, config: SandboxConfig
   const writable = config.workspaces.filter((w) => w.rights === 'read-write').map((w) => w.realPath);
   const readOnly = config.workspaces.filter((w) => w.rights === 'read').map((w) => w.realPath);
   const log = config.refusalLog === undefined ? '' : `; the refusal log ${config.refusalLog} is written by the launcher outside, never seen inside`;
-  const shown = `${readOnly.length > 0 ? `; read-only: ${readOnly.join(', ')}` : ''}; writable: ${writable.join(', ') || 'no workspace'}${log}`;
-  if (mechanism === 'bubblewrap') {
-    return (
-      `bubblewrap: the server sees only the runtime and its libraries, its own bundle, an empty read-only /tmp and /dev and the workspaces${shown}; no home folder, no network; ` +
-      'its own user, PID, IPC, UTS, network and cgroup namespaces, a new session, no capabilities, a seccomp filter, an environment of the allowlist only, ' +
-      'no inherited descriptors; checked from inside at start-up'
-    );
-  }
-  return `sandbox-exec: the server may read only the workspaces, the runtime, its own bundle and system libraries${shown}; no network, no terminal, an environment of the allowlist only`;
+  const shown = `${readOnly.length > 0 ? `read-only: ${readOnly.join(', ')}; ` : ''}writable: ${writable.join(', ') || 'no workspace'}${log}`;
+  return `${sandboxSummary(mechanism)}; ${shown}${mechanism === 'bubblewrap' ? '; checked from inside at start-up' : ''}`;
 }
 
 /** The state inside the sandboxed child (checked from inside, now), or undefined when this process is not one. */

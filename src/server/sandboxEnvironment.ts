@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { SandboxMechanism } from '../host/protection.js';
+import type { Rights } from './grants.js';
 
 /**
  * What crosses into the sandbox by way of the environment: the only place it is said. Nothing else
@@ -24,7 +26,15 @@ const SET_BY_SANDBOX = ['PWD'];
 /** Set on the sandboxed child so it knows it is inside, what it was promised, and does not sandbox itself again. */
 export const SANDBOX_ENV = 'BOUNDARY_INSPECTOR_SANDBOX';
 
-export type SandboxMechanism = 'bubblewrap' | 'sandbox-exec';
+export type { SandboxMechanism };
+
+/** A granted workspace as the sandbox sees it. */
+export interface SandboxWorkspace {
+  /** The path it was granted under; the server inside resolves this spelling again. */
+  readonly path: string;
+  readonly realPath: string;
+  readonly rights: Rights;
+}
 
 /** The namespaces the sandbox gives the server, by their names under /proc/<pid>/ns. */
 export const NAMESPACES = ['user', 'pid', 'ipc', 'uts', 'net', 'cgroup', 'mnt'] as const;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SandboxWorkspace } from './sandbox.js';
+import type { SandboxWorkspace } from './sandboxEnvironment.js';
 
 /** What the macOS profile lets the server see and change. Every path is absolute and already real. */
 export interface SeatbeltConfig {

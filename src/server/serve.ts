@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { anchorOf } from './fs/index.js';
 import { heavyCalls, lightCalls } from './callGate.js';
@@ -72,7 +73,7 @@ function collectWhenIdle(): () => void {
  * and verified first, so each later walk starts from the folder that was granted. The process
  * ends when stdin ends.
  */
-export function serve(state: ServerState): void {
+export function serve(state: ServerState, options: { readonly directCalls: boolean } = { directCalls: true }): void {
   // V8's optimize-for-size mode collects sooner and grows the heap less: bursts of heavy calls
   // run about a third slower, and the resident set stays about half as large.
   v8.setFlagsFromString('--optimize-for-size');
@@ -83,7 +84,7 @@ export function serve(state: ServerState): void {
   const transport = new LineTransport(process.stdin, process.stdout, {
     ondrain: () => gates.forEach((gate) => gate.wake()),
     onidle: collectWhenIdle(),
-    intercept: (message) => direct.take(message),
+    ...(options.directCalls ? { intercept: (message: JSONRPCMessage) => direct.take(message) } : {}),
     onclose: () => direct.close(),
   });
   for (const gate of gates) gate.watchOutput(() => transport.congested());
@@ -92,7 +93,7 @@ export function serve(state: ServerState): void {
   process.on('unhandledRejection', (reason) => report(reason instanceof Error ? reason : new Error(String(reason))));
   serveStdio(
     ({ era }) => {
-      const notices = new RefusalNotices(state, era);
+      const notices = new RefusalNotices(era);
       const calls = toolCalls(state, era, notices);
       const server = createServer(state, era, notices, calls);
       // The era's last instance is the one serving: a probe discarded for a 2025-11-25 client is replaced.

@@ -1,7 +1,9 @@
 import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { isInside, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../core/index.js';
-import { isToolName, OPERATIONS, type Operation, type ToolName } from '../shared/operations.js';
+import { OPERATIONS, type Operation, type ToolName } from '../shared/operations.js';
+import type { CallControl } from './callControl.js';
+import type { RefusalListener } from './refusalNotices.js';
 import { readOnlyReason, workspacesBeside } from '../shared/grants.js';
 import type { Grant } from './grants.js';
 import { refusalFromTrace, serverRefusal, type ServerRefusal } from './refusal.js';
@@ -44,6 +46,8 @@ export interface Scope {
   readonly tool: string;
   /** The workspace root held open: every filesystem call after the verdict goes through it. */
   readonly anchor: Anchor;
+  /** The call this scope serves: its cancellation, its progress, the point past which a change is made. */
+  readonly call: CallControl;
   /**
    * Traces `input` against the workspace as the scope's tool does (its row in OPERATIONS: a link
    * at the last name followed or not, the read-only rule for a change); `options` overrides that
@@ -82,8 +86,21 @@ export function refused(checked: Extract<Checked, { ok: false }>): Outcome {
   return { kind: 'refused', refusal: checked.refusal, input: checked.input };
 }
 
+/** MCP's hints for a tool that changes the workspace. */
+export interface ChangeHints {
+  /** It may remove or replace what was there. */
+  readonly destructive: boolean;
+  /** Repeating it with the same arguments changes nothing more. */
+  readonly idempotent: boolean;
+}
+
+/**
+ * Everything about one tool. Its operation (how it judges a path, whether it changes the
+ * workspace) is its row in OPERATIONS, which explain_path and the inspector read too; its rights,
+ * its annotations and its gate are derived from that row and from `heavy`.
+ */
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
-  readonly name: string;
+  readonly name: ToolName;
   readonly title: string;
   readonly description: string;
   /** Fields besides workspaceUri, which every workspace tool takes. */
@@ -94,14 +111,29 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
    * clients that have a structured result show it to the model instead of the text (VS Code does).
    */
   readonly output: z.ZodObject | null;
-  readonly annotations: ToolAnnotations;
-  /** `write` needs a read-write grant. */
-  readonly access: 'read' | 'write';
+  /** Its work or its answer can reach megabytes: it waits its turn among MAX_HEAVY_CALLS. */
+  readonly heavy: boolean;
+  /** For a tool that changes the workspace, and only for one. */
+  readonly hints?: ChangeHints;
   run(args: z.infer<z.ZodObject<Shape>>, scope: Scope): Promise<Outcome>;
 }
 
 export function defineTool<Shape extends z.ZodRawShape>(definition: ToolDefinition<Shape>): ToolDefinition<Shape> {
+  if (OPERATIONS[definition.name].changes !== (definition.hints !== undefined)) {
+    throw new Error(`${definition.name}: a tool has change hints exactly when its operation changes the workspace`);
+  }
   return definition;
+}
+
+/** A change needs a read-write grant. */
+export function accessOf(tool: ToolDefinition): 'read' | 'write' {
+  return OPERATIONS[tool.name].changes ? 'write' : 'read';
+}
+
+/** The annotations tools/list carries, from the operation and the hints. */
+export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
+  const hints = tool.hints ?? { destructive: false, idempotent: true };
+  return { readOnlyHint: !OPERATIONS[tool.name].changes, destructiveHint: hints.destructive, idempotentHint: hints.idempotent, openWorldHint: false };
 }
 
 /** Every path argument; what a path may be is said once, in list_workspaces' description. */
@@ -118,20 +150,27 @@ export interface CheckOptions {
   readonly replaces?: boolean;
 }
 
-/** The scope's own operation: a tool with no row (none registered, by test) reads, or changes by its access. */
-function operationOf(tool: string, access: 'read' | 'write'): Operation {
-  if (isToolName(tool)) return OPERATIONS[tool];
-  return { followFinal: true, changes: access === 'write', replaces: false, acts: '' };
-}
-
 /** The other granted workspaces, for near misses that lie in one of them. */
 export function otherWorkspaces(state: ServerState, grant: Grant): OtherWorkspace[] {
   return workspacesBeside(state.grants, grant.uri);
 }
 
-export function makeScope(state: ServerState, grant: Grant, anchor: Anchor, tool: string, workspaceUri: string, access: 'read' | 'write'): Scope {
-  const own = operationOf(tool, access);
+/** What one call's scope is made of. */
+export interface ScopeOptions {
+  readonly state: ServerState;
+  readonly grant: Grant;
+  readonly anchor: Anchor;
+  readonly tool: ToolName;
+  readonly workspaceUri: string;
+  readonly call: CallControl;
+  /** Hears each refusal the scope records, as the refusal log does (the client's notices). */
+  readonly onRefusal: RefusalListener;
+}
+
+export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRefusal }: ScopeOptions): Scope {
+  const own = OPERATIONS[tool];
   const record = (refusal: ServerRefusal, input: string) => {
+    onRefusal(tool, workspaceUri, input, refusal);
     // For the log's reader, only for a path the boundary refused (not for the grant's rights): bounded
     // (DEFAULT_MAX_NAMES names read), and looked for only when there is a log to write them to.
     const trace = refusal.trace;
@@ -163,6 +202,7 @@ export function makeScope(state: ServerState, grant: Grant, anchor: Anchor, tool
     state,
     tool,
     anchor,
+    call,
     check,
     judge: (input, as) => judgeAs(input, as, OPERATIONS[as]),
     recheck(checked, options) {

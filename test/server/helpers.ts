@@ -199,6 +199,8 @@ export interface SessionOptions {
    * The array is read each time the client answers, so a test may change it between calls.
    */
   readonly roots?: readonly { readonly uri: string; readonly name?: string }[] | undefined;
+  /** The server's working directory (the test's own by default). */
+  readonly cwd?: string;
 }
 
 export interface ProgressSeen {
@@ -274,7 +276,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
       },
     );
     if (roots !== undefined) client.setRequestHandler('roots/list', answerRoots);
-    const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
     const stderr = collect(transport.stderr);
     const wire = tapTransport(transport);
     const logs: LogSeen[] = [];
@@ -313,7 +315,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
 
   const client = new V1Client({ name: 'bi-e2e-v1', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
   client.setRequestHandler(ListRootsRequestSchema, answerRoots);
-  const transport = new V1StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe' });
+  const transport = new V1StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
   const stderr = collect(transport.stderr);
   const wire = tapTransport(transport);
   // The v1 client has no getNegotiatedProtocolVersion(): it hands the version to the transport.

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OPERATIONS, PATH_TOOL_NAMES, TOOL_NAMES, type ToolName } from '../../src/shared/operations.js';
 import { WORKSPACE_TOOLS } from '../../src/server/tools/index.js';
+import { accessOf, defineTool } from '../../src/server/tool.js';
 import { connect, expectContent, expectOk, expectRefusal, fileUri, makeTempDir, readLog, refusalOf, removeDir, textOf, type Session, type ToolResult } from './helpers.js';
 
 /** Tools that take no path (audit_workspace) have nothing to explain. */
@@ -22,11 +23,13 @@ describe('the operation table', () => {
     assert.deepEqual(WORKSPACE_TOOLS.map((tool) => tool.name).sort(), [...TOOL_NAMES].sort());
   });
 
-  for (const tool of WORKSPACE_TOOLS) {
-    test(`${tool.name}: access ${tool.access} is the row's changes`, () => {
-      assert.equal(tool.access === 'write', OPERATIONS[tool.name as ToolName].changes);
-    });
-  }
+  test('a definition whose change hints do not match its row is refused when it is made', () => {
+    const [reading, changing] = [WORKSPACE_TOOLS.find((tool) => tool.hints === undefined)!, WORKSPACE_TOOLS.find((tool) => tool.hints !== undefined)!];
+    assert.throws(() => defineTool({ ...reading, hints: { destructive: false, idempotent: true } }), /change hints exactly when/);
+    const { hints: _hints, ...withoutHints } = changing;
+    assert.throws(() => defineTool(withoutHints), /change hints exactly when/);
+    for (const tool of WORKSPACE_TOOLS) assert.equal(accessOf(tool) === 'write', OPERATIONS[tool.name].changes, tool.name);
+  });
 });
 
 const NFC = 'caf\u00e9';

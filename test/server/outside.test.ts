@@ -14,6 +14,7 @@ describe('answers about outside paths reveal nothing (v2 client)', () => {
   let W: string;
   let log: string;
   let session: Session;
+  const WORKING_DIR = 'the-servers-working-directory';
 
   before(async () => {
     base = makeTempDir();
@@ -24,7 +25,9 @@ describe('answers about outside paths reveal nothing (v2 client)', () => {
     fs.symlinkSync('/proc/self/cwd', path.join(ws, 'cwd'));
     W = fileUri(ws);
     log = path.join(base, 'log', 'refusals.jsonl');
-    session = await connect('v2', { args: ['--workspace', W, '--refusal-log', log] });
+    // A working directory of its own, named as no other path here is: its name in an answer is a leak.
+    fs.mkdirSync(path.join(base, WORKING_DIR));
+    session = await connect('v2', { args: ['--workspace', W, '--refusal-log', log], cwd: path.join(base, WORKING_DIR) });
   });
   after(async () => {
     await session?.close();
@@ -69,7 +72,7 @@ describe('answers about outside paths reveal nothing (v2 client)', () => {
   test('a link to /proc/self/cwd never tells the server\'s working directory', async () => {
     for (const tool of ['read_text_file', 'explain_path', 'list_directory']) {
       const result = await session.call(tool, { workspaceUri: W, path: 'cwd/x' });
-      assert.ok(!JSON.stringify(result).includes(process.cwd()), `${tool}: ${textOf(result)}`);
+      assert.ok(!JSON.stringify(result).includes(WORKING_DIR), `${tool}: ${textOf(result)}`);
     }
   });
 

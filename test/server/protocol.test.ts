@@ -29,13 +29,11 @@ import {
   refusalOf,
 } from './helpers.js';
 import { RawServer } from './rawServer.js';
+import { OPERATIONS, TOOL_NAMES } from '../../src/shared/operations.js';
 
-const READ_TOOLS = [
-  'list_workspaces', 'explain_path', 'read_text_file', 'read_media_file', 'read_multiple_files', 'list_directory',
-  'list_directory_with_sizes', 'directory_tree', 'search_files', 'get_file_info', 'audit_workspace',
-];
-const WRITE_TOOLS = ['write_file', 'edit_file', 'create_directory', 'move_file', 'delete_path'];
-const ALL_TOOLS = [...READ_TOOLS, ...WRITE_TOOLS].sort();
+// The listed tools and their read-only hints must be the operation table's.
+const READ_TOOLS = ['list_workspaces', ...TOOL_NAMES.filter((name) => !OPERATIONS[name].changes)];
+const ALL_TOOLS = ['list_workspaces', ...TOOL_NAMES].sort();
 
 /** Every property of a JSON Schema, nested objects and array items included, with its path. */
 function propertiesOf(schema: Record<string, any> | undefined, at = ''): [string, Record<string, any>][] {

@@ -1,4 +1,5 @@
 import fs, { type BigIntStats } from 'node:fs';
+import { descriptorPathsWork } from '../../host/protection.js';
 import { splitAbsolute, type Platform, type SplitPath } from '../../core/index.js';
 import { DescriptorFolder } from './descriptorFolder.js';
 import { attempt, ChangedError, fsError } from './errors.js';
@@ -27,11 +28,6 @@ export type WorkspaceChange =
   | { readonly kind: 'gone'; readonly detail: string }
   | { readonly kind: 'replaced'; readonly detail: string }
   | { readonly kind: 'unmounted'; readonly detail: string };
-
-/** Whether `/proc/self/fd/N/name` can stand for openat(2) here: Linux with /proc mounted. */
-function descriptorPathsWork(platform: Platform): boolean {
-  return platform === 'linux' && fs.existsSync('/proc/self/fd');
-}
 
 /** A workspace root held open for the life of the server; every walk starts here. */
 export class Anchor {

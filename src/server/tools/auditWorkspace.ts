@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { auditWorkspace as runAudit, FINDING_KINDS, type Finding } from '../../audit/audit.js';
-import { callOf } from '../callControl.js';
 import { AnswerBudget, DEFAULT_AUDIT_ENTRIES, jsonLength, MAX_AUDIT_ENTRIES } from '../limits.js';
 import { defineTool, ok, type Scope } from '../tool.js';
 
@@ -63,10 +62,9 @@ export const auditWorkspace = defineTool({
     findings: z.array(findingSchema).describe('What was found, sorted by path, then kind.'),
     omitted: z.number().int().describe('Findings left out of findings because the answer would have been too large (0 when none were).'),
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: true,
   async run({ maxEntries }, scope) {
-    const call = callOf(scope);
+    const call = scope.call;
     // The audit takes an AbortSignal; the direct path's cancellation is a flag, seen at each progress turn.
     const abort = new AbortController();
     const report = await runAudit(scope.grant.realPath, {

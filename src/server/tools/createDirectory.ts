@@ -1,4 +1,3 @@
-import { callOf } from '../callControl.js';
 import { makeDirectories } from '../fs/index.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from '../tool.js';
@@ -13,8 +12,8 @@ export const createDirectory = defineTool({
     path: z.string().describe('The folder, relative to the workspace.'),
     created: z.boolean().describe('True when this call created it; false when it already existed.'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'write',
+  heavy: false,
+  hints: { destructive: false, idempotent: true },
   async run({ path: input }, scope) {
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
@@ -33,7 +32,7 @@ export const createDirectory = defineTool({
     if (refusal) return refused(refusal);
     // Each missing name is made through its anchored parent; a folder that appeared meanwhile is
     // opened instead (still idempotent), and a link that appeared stops the call.
-    await callOf(scope).commitPoint();
+    await scope.call.commitPoint();
     const created = makeDirectories(checked.target);
     return ok({ path, created }, `${created ? 'Created' : 'Already exists:'} ${path}.`);
   },

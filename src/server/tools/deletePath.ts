@@ -1,4 +1,3 @@
-import { callOf } from '../callControl.js';
 import { remove } from '../fs/index.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from '../tool.js';
@@ -16,8 +15,8 @@ export const deletePath = defineTool({
     path: z.string().describe('What was deleted, relative to the workspace.'),
     kind: z.enum(['file', 'directory', 'symlink', 'other']).describe('What was deleted.'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  access: 'write',
+  heavy: false,
+  hints: { destructive: true, idempotent: false },
   async run({ path, recursive }, scope) {
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
@@ -27,7 +26,7 @@ export const deletePath = defineTool({
     const refusal = scope.recheck(checked);
     if (refusal) return refused(refusal);
     // A folder's contents are removed through descriptors of each folder; links inside are removed as links.
-    await callOf(scope).commitPoint();
+    await scope.call.commitPoint();
     remove(checked.target, kind, recursive === true);
     scope.state.reads.forget(checked.path);
     return ok({ path: scope.relative(checked.path), kind }, `Deleted ${kind} ${scope.relative(checked.path)}.`);

@@ -2,7 +2,6 @@ import { minimatch, Minimatch } from 'minimatch';
 import * as z from 'zod';
 import { type EntryType } from '../fs/index.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_EXCLUDE_PATTERNS, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
-import { callOf } from '../callControl.js';
 import { cursorField, defineTool, ok, pathField, refused } from '../tool.js';
 import { walkCursor, walkOf } from './cursor.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
@@ -101,8 +100,7 @@ export const directoryTree = defineTool({
       .optional()
       .describe('Pass it as cursor, with the same arguments, for the rest of the tree (with the folders above it again, for their place).'),
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: true,
   async run({ path: input, excludePatterns, cursor }, scope) {
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
@@ -120,7 +118,7 @@ export const directoryTree = defineTool({
       lines.push(`${'  '.repeat(depth - 1)}${name}/${note}`);
       return node.children!;
     };
-    const call = callOf(scope);
+    const call = scope.call;
     const result = await walkInTurns<TreeNode[]>({
       signal: call.signal,
       onProgress: (examined) => call.progress(examined, undefined, `${examined} entries examined`),

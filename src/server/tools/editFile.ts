@@ -1,6 +1,5 @@
 import { formatPatch, structuredPatch } from 'diff';
 import * as z from 'zod';
-import { callOf } from '../callControl.js';
 import { contentBase, fsError, readFile, writeFile } from '../fs/index.js';
 import {
   formatBytes,
@@ -166,8 +165,8 @@ export const editFile = defineTool({
     size: z.number().describe('The size of the edited text in bytes.'),
     lines: z.number().describe('How many lines the edited text has.'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  access: 'write',
+  heavy: true,
+  hints: { destructive: true, idempotent: false },
   async run({ path, edits, dryRun }, scope) {
     // Followed: a link to a file inside the workspace edits that file; checked.path is the real file.
     const checked = scope.check(path);
@@ -206,7 +205,7 @@ export const editFile = defineTool({
         return ok({ ...described, applied: false }, `${dryRun ? 'Dry run, nothing written' : 'The edits change nothing; nothing written'}.${again}\n${shown}`);
       }
       // From here to the commit nothing waits, so a cancel not heard now comes after the change.
-      if (round === 0) await callOf(scope).commitPoint();
+      if (round === 0) await scope.call.commitPoint();
       const written = await writeFile(checked.target, updated, {
         base: contentBase(stats, bytes),
         beforeCommit: () => scope.recheck(checked, { followFinal: false }),

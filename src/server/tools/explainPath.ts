@@ -44,8 +44,7 @@ export const explainPath = defineTool({
     stages: z.array(stageSchema).describe('Every stage that ran, in order.'),
     nearMisses: z.array(nearMissSchema).describe('Existing entries the path nearly named, when it was not inside or names nothing; often empty.'),
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: false,
   async run({ path, tool: named }, scope) {
     // The schema admits only PATH_TOOL_NAMES.
     const tool = (named ?? DEFAULT_TOOL) as ToolName;

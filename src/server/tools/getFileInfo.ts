@@ -24,8 +24,7 @@ export const getFileInfo = defineTool({
     permissions: z.string().describe('The permission bits in octal, such as 644 or 755 (4755 with setuid).'),
     linkTarget: z.string().optional().describe('For a link, the target text it holds, exactly as stored.'),
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: false,
   async run({ path }, scope) {
     // Not followed (OPERATIONS.get_file_info): a link is the subject here, and its target may lie outside.
     const checked = scope.check(path);

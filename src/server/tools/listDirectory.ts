@@ -37,8 +37,7 @@ export const listDirectory = defineTool({
   // A listing is content, as a file's text is: sent once, as text. Names as JSON strings in a
   // structured result cost an SDK client more to take in than the call itself costs the server.
   output: null,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: true,
   async run({ path: input, cursor }, scope) {
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);

@@ -49,8 +49,7 @@ export const listDirectoryWithSizes = defineTool({
       .describe(`True when not every entry is here: see nextCursor; past ${MAX_LIST_ENTRIES} entries by name, the rest are not sized or counted.`),
     nextCursor: z.string().optional().describe('Pass it as cursor, with the same sortBy, for the entries after these.'),
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: true,
   async run({ path: input, sortBy, cursor }, scope) {
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import * as z from 'zod';
-import { callOf } from '../callControl.js';
 import { destinationExists, move } from '../fs/index.js';
 import { defineTool, ok, refused, type CheckOptions } from '../tool.js';
 
@@ -24,8 +23,8 @@ export const moveFile = defineTool({
     source: z.string().describe('What was moved, relative to the workspace.'),
     destination: z.string().describe('Where it is now, relative to the workspace.'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  access: 'write',
+  heavy: false,
+  hints: { destructive: false, idempotent: false },
   async run({ source, destination }, scope) {
     // The source as OPERATIONS.move_file judges it: a link there is the thing moved.
     const from = scope.check(source);
@@ -46,7 +45,7 @@ export const moveFile = defineTool({
     const toRefusal = scope.recheck(to, DESTINATION);
     if (toRefusal) return refused(toRefusal);
 
-    await callOf(scope).commitPoint();
+    await scope.call.commitPoint();
     move(from.target, to.target, kind);
     scope.state.reads.forget(from.path);
     return ok(

@@ -17,8 +17,7 @@ export const readMediaFile = defineTool({
     mimeType: z.string().describe('The MIME type, from the extension of the real path.'),
     size: z.number().describe('The size of the file in bytes; the bytes themselves are in the content block.'),
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: true,
   async run({ path }, scope) {
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { readRemembered } from './changes.js';
-import { callOf } from '../callControl.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength } from '../limits.js';
 import { defineTool, ok, type Scope } from '../tool.js';
 
@@ -23,12 +22,11 @@ export const readMultipleFiles = defineTool({
     paths: z.array(z.string().max(MAX_PATH_CHARS)).min(1).max(MAX_FILES_PER_CALL),
   },
   output: null,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: true,
   async run({ paths }, scope) {
     const sections: string[] = [];
     const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
-    const call = callOf(scope);
+    const call = scope.call;
     for (const [i, input] of paths.entries()) {
       // Between files: a cancellation is heard, and stops the reading.
       if (i > 0) await call.turn();

@@ -65,8 +65,7 @@ export const readTextFile = defineTool({
     tail: z.number().int().positive().optional(),
   },
   output: null,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: true,
   async run({ path, head, tail }, scope) {
     if (head !== undefined && tail !== undefined) throw new Error('give head or tail, not both');
     const checked = scope.check(path);

@@ -1,7 +1,6 @@
 import nodePath from 'node:path';
 import * as z from 'zod';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
-import { callOf } from '../callControl.js';
 import { cursorField, defineTool, ok, pathField, refused } from '../tool.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
 import { walkCursor, walkOf } from './cursor.js';
@@ -44,8 +43,7 @@ export const searchFiles = defineTool({
     truncated: z.boolean().describe('True when there may be more matches: see nextCursor, or folders too deep to enter.'),
     nextCursor: z.string().optional().describe('Pass it as cursor, with the same arguments, for the matches after these.'),
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  access: 'read',
+  heavy: true,
   async run({ path: input, pattern, excludePatterns, cursor }, scope) {
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
@@ -58,7 +56,7 @@ export const searchFiles = defineTool({
     const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let tooDeep = false;
 
-    const call = callOf(scope);
+    const call = scope.call;
     const result = await walkInTurns<true>({
       signal: call.signal,
       onProgress: (examined) => call.progress(examined, undefined, `${examined} entries examined`),

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { baseOf, writeFile as writeAnchored } from '../fs/index.js';
-import { callOf } from '../callControl.js';
 import { defineTool, ok, pathField, refused } from '../tool.js';
 import { changedSinceRead, fileChanged } from './changes.js';
 
@@ -18,8 +17,8 @@ export const writeFile = defineTool({
     bytes: z.number().describe('How many bytes were written.'),
     created: z.boolean().describe('True when the file did not exist before.'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  access: 'write',
+  heavy: false,
+  hints: { destructive: true, idempotent: true },
   async run({ path, content }, scope) {
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
@@ -28,7 +27,7 @@ export const writeFile = defineTool({
     const since = changedSinceRead(scope, checked, base);
     if (since) return refused(since);
     // From here to the commit nothing waits, so a cancel not heard now comes after the change.
-    await callOf(scope).commitPoint();
+    await scope.call.commitPoint();
     const written = await writeAnchored(checked.target, content, {
       base,
       beforeCommit: () => scope.recheck(checked),

@@ -7,7 +7,8 @@
  * and it stops as soon as run() settles. Skipped when nothing drives the UI (runDesktop.ts).
  */
 import * as vscode from 'vscode';
-import { handOver, harnessInfo } from './helpers';
+import * as assert from 'node:assert/strict';
+import { handOver, harnessInfo, waitFor } from './helpers';
 
 suite('Inspector UI (driven by the harness)', function () {
   this.timeout(300_000);
@@ -18,8 +19,14 @@ suite('Inspector UI (driven by the harness)', function () {
       await vscode.commands.executeCommand(command).then(undefined, () => undefined);
     }
     await vscode.commands.executeCommand('boundaryInspector.openInspector');
+    // The tab appears once the panel is made, a moment after the command returns.
+    await waitFor(
+      () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('boundaryInspector.inspector'))) || undefined,
+      'the inspector is not open for the harness to drive',
+      15_000,
+    );
     const outcome = await handOver('ui');
-    // The harness reports each check itself; here only its completion matters.
-    console.log(`[ui] harness finished: ${outcome.ok ? 'all checks passed' : `${outcome.failures?.length ?? '?'} failed`}`);
+    // The harness reports each check as it goes; its outcome decides this test.
+    assert.equal(outcome.ok, true, `the harness's UI checks failed:\n${(outcome.failures ?? ['(no failures listed)']).join('\n')}`);
   });
 });
