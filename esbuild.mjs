@@ -34,7 +34,7 @@ const targets = [
     target: 'node20',
   },
   {
-    entryPoints: ['src/server/index.ts'],
+    entryPoints: ['src/server/launch/processEntry.ts'],
     outfile: 'dist/server.js',
     platform: 'node',
     format: 'cjs',

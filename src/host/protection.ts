@@ -8,6 +8,13 @@ import { findOnPath } from './node.js';
 
 export type SandboxMechanism = 'bubblewrap' | 'sandbox-exec';
 
+/** The third layer: what the operating system itself stops, whatever the server's code does. */
+export interface SandboxState {
+  readonly active: boolean;
+  readonly mechanism: SandboxMechanism | null;
+  readonly detail: string;
+}
+
 /** macOS's sandbox launcher, at its fixed place. */
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 

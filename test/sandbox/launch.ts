@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { nodeFileSystem } from '../../src/host/node.js';
 import { buildGrants, type GrantSpec } from '../../src/server/grants.js';
-import { startInSandbox, type SandboxConfig } from '../../src/server/sandbox.js';
+import { startInSandbox, type SandboxConfig } from '../../src/server/launch/sandbox.js';
 
 export interface LaunchSpec {
   readonly grants: readonly GrantSpec[];

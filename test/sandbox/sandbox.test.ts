@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileUri, makeTempDir, removeDir, serverPath, writeTree } from '../server/helpers.js';
 import { RawServer } from '../server/rawServer.js';
-import { sandboxLaunch, spawnSandboxed, type SandboxConfig } from '../../src/server/sandbox.js';
-import { namespacesOf, SANDBOX_ENV } from '../../src/server/sandboxEnvironment.js';
+import { sandboxLaunch, spawnSandboxed, type SandboxConfig } from '../../src/server/launch/sandbox.js';
+import { namespacesOf, SANDBOX_ENV } from '../../src/server/launch/sandboxEnvironment.js';
 import { buildProbeTools, INHERITED_FD, openRoutes, probeCommand, probeTable, probeUnavailable, runProbeModes, SECRET_ENV, type ModeResult, type ProbeTools } from './harness.js';
 
 const why = probeUnavailable();

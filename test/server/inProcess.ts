@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { hostPlatform, nodeFileSystem } from '../../src/host/node.js';
-import { createServer } from '../../src/server/createServer.js';
+import { createServer } from '../../src/server/protocol/createServer.js';
 import { buildGrants } from '../../src/server/grants.js';
-import { parseServeArgs } from '../../src/server/options.js';
-import { ReadMemory } from '../../src/server/readMemory.js';
-import { RefusalLog } from '../../src/server/refusalLog.js';
-import type { ServerState } from '../../src/server/tool.js';
+import { parseServeArgs } from '../../src/server/launch/options.js';
+import { ReadMemory } from '../../src/server/tools/readMemory.js';
+import { RefusalLog } from '../../src/server/refusals/refusalLog.js';
+import type { ServerState } from '../../src/server/tools/tool.js';
 import type { ToolResult } from './helpers.js';
 
 export interface InProcessServer {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OPERATIONS, PATH_TOOL_NAMES, TOOL_NAMES, type ToolName } from '../../src/shared/operations.js';
 import { WORKSPACE_TOOLS } from '../../src/server/tools/index.js';
-import { accessOf, defineTool } from '../../src/server/tool.js';
+import { accessOf, defineTool } from '../../src/server/tools/tool.js';
 import { connect, expectContent, expectOk, expectRefusal, fileUri, makeTempDir, readLog, refusalOf, removeDir, textOf, type Session, type ToolResult } from './helpers.js';
 
 /** Tools that take no path (audit_workspace) have nothing to explain. */

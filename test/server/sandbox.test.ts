@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeFileSystem } from '../../src/host/node.js';
 import { buildGrants, type GrantSpec } from '../../src/server/grants.js';
-import { RefusalLog, type RefusalRecord } from '../../src/server/refusalLog.js';
+import { RefusalLog, type RefusalRecord } from '../../src/server/refusals/refusalLog.js';
 import {
   bubblewrapArgs,
   findOnPath,
@@ -24,9 +24,9 @@ import {
   WINDOWS_SANDBOX_DETAIL,
   type SandboxConfig,
   type SandboxWorkspace,
-} from '../../src/server/sandbox.js';
-import { ancestorsOf, frameworkResources, SEATBELT_MACH_SERVICES, sbplString, seatbeltProfile } from '../../src/server/seatbelt.js';
-import { seccompArchitecture } from '../../src/server/seccomp.js';
+} from '../../src/server/launch/sandbox.js';
+import { ancestorsOf, frameworkResources, SEATBELT_MACH_SERVICES, sbplString, seatbeltProfile } from '../../src/server/launch/seatbelt.js';
+import { seccompArchitecture } from '../../src/server/launch/seccomp.js';
 import { connect, expectContent, expectOk, expectRefusal, fileUri, makeTempDir, removeDir, repoRoot, serverPath, writeTree } from './helpers.js';
 
 const isDirectory = (target: string) => {

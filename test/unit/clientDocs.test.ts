@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseServeArgs } from '../../src/server/options.js';
+import { parseServeArgs } from '../../src/server/launch/options.js';
 
 // Each document, with how many JSON snippets and `claude mcp add` lines it holds at least. The
 // README holds no other JSON block and no other unlabelled one starting with `claude mcp add`.

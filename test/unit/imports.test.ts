@@ -39,3 +39,25 @@ test('no import cycles in src/', () => {
   for (const file of files) visit(file, []);
   assert.deepEqual(cycles, []);
 });
+
+// The server's layers, lowest first: each folder reads only its own and the ones before it.
+const SERVER_LAYERS = ['fs', 'refusals', 'tools', 'protocol', 'launch'] as const;
+
+function layerOf(file: string): number | undefined {
+  const [top, layer] = path.relative(SOURCE, file).split(path.sep);
+  return top === 'server' ? SERVER_LAYERS.indexOf(layer as (typeof SERVER_LAYERS)[number]) : undefined;
+}
+
+test('each layer of the server imports only the layers below it', () => {
+  const upward: string[] = [];
+  for (const file of sourceFiles(SOURCE)) {
+    const own = layerOf(file);
+    if (own === undefined || own === -1) continue;
+    for (const match of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, '.ts');
+      const theirs = layerOf(target);
+      if (theirs !== undefined && theirs > own) upward.push(`${path.relative(SOURCE, file)} -> ${path.relative(SOURCE, target)}`);
+    }
+  }
+  assert.deepEqual(upward, []);
+});

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
-import { parseChannelLine, relayRefusals } from '../../src/server/refusalChannel.js';
-import { MAX_LOG_LINE_BYTES, RefusalLog, type RefusalRecord } from '../../src/server/refusalLog.js';
+import { parseChannelLine, relayRefusals } from '../../src/server/refusals/refusalChannel.js';
+import { MAX_LOG_LINE_BYTES, RefusalLog, type RefusalRecord } from '../../src/server/refusals/refusalLog.js';
 
 const record = (n: number): RefusalRecord => ({
   tool: 'read_text_file',

@@ -14,7 +14,7 @@ import {
   seccompArchitecture,
   seccompFilter,
   type SeccompArchitecture,
-} from '../../src/server/seccomp.js';
+} from '../../src/server/launch/seccomp.js';
 
 const AUDIT = { x86_64: 0xc000003e, aarch64: 0xc00000b7, i386: 0x40000003 } as const;
 const EPERM = retErrno(1);

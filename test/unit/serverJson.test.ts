@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as z from 'zod';
 import { mainHelp } from '../../src/cli/main.js';
-import { parseServeArgs, serveHelp } from '../../src/server/options.js';
+import { parseServeArgs, serveHelp } from '../../src/server/launch/options.js';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';

@@ -1,4 +1,4 @@
-import { runServer } from '../../server/main.js';
+import { runServer } from '../../server/launch/runServer.js';
 
 /** `boundary-inspector serve`: the bundled MCP server, with the same arguments as dist/server.js. */
 export function runServe(args: readonly string[]): number | 'serving' {

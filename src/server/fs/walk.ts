@@ -1,7 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CancelledError, SLICE_MS } from '../callControl.js';
-import type { CancelSignal } from '../callGate.js';
+import { CancelledError, SLICE_MS, type CancelSignal } from '../cancellation.js';
 import type { Anchor } from './anchor.js';
 import { ChangedError, compareNames, entryTypeOf, errnoOf, type EntryType } from './errors.js';
 import type { Folder } from './folder.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { auditWorkspace as runAudit, FINDING_KINDS, type Finding } from '../../audit/audit.js';
 import { AnswerBudget, DEFAULT_AUDIT_ENTRIES, jsonLength, MAX_AUDIT_ENTRIES } from '../limits.js';
-import { defineTool, ok, type Scope } from '../tool.js';
+import { defineTool, ok, type Scope } from './tool.js';
 
 /** Paths the text shows for each kind of finding; the structured list holds every one that fits. */
 const SHOWN_PER_KIND = 10;

@@ -1,7 +1,7 @@
 import { readFile, type Base } from '../fs/index.js';
-import { timeOfDay } from '../readMemory.js';
-import { serverRefusal } from '../refusal.js';
-import type { Checked, Scope } from '../tool.js';
+import { timeOfDay } from './readMemory.js';
+import { serverRefusal } from '../refusals/refusal.js';
+import type { Checked, Scope } from './tool.js';
 
 type Refusal = Extract<Checked, { ok: false }>;
 

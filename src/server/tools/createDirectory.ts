@@ -1,6 +1,6 @@
 import { makeDirectories } from '../fs/index.js';
 import * as z from 'zod';
-import { defineTool, ok, pathField, refused } from '../tool.js';
+import { defineTool, ok, pathField, refused } from './tool.js';
 
 export const createDirectory = defineTool({
   name: 'create_directory',

@@ -1,6 +1,6 @@
 import { remove } from '../fs/index.js';
 import * as z from 'zod';
-import { defineTool, ok, pathField, refused } from '../tool.js';
+import { defineTool, ok, pathField, refused } from './tool.js';
 
 export const deletePath = defineTool({
   name: 'delete_path',

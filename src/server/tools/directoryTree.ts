@@ -2,7 +2,7 @@ import { minimatch, Minimatch } from 'minimatch';
 import * as z from 'zod';
 import { type EntryType } from '../fs/index.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_EXCLUDE_PATTERNS, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
-import { cursorField, defineTool, ok, pathField, refused } from '../tool.js';
+import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { walkCursor, walkOf } from './cursor.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
 import { entryTypeSchema, requireDirectory } from './entries.js';

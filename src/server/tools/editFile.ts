@@ -12,7 +12,7 @@ import {
   MAX_EDITS,
   MAX_FILE_BYTES,
 } from '../limits.js';
-import { defineTool, ok, pathField, refused } from '../tool.js';
+import { defineTool, ok, pathField, refused } from './tool.js';
 import { changedSinceRead, fileChanged } from './changes.js';
 import { countLines, MAX_TEXT_BYTES } from './readTextFile.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { EntryType } from '../fs/index.js';
-import type { Checked } from '../tool.js';
+import type { Checked } from './tool.js';
 
 export const entryTypeSchema = z
   .enum(['file', 'directory', 'symlink', 'other'])

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { NEAR_MISS_WHYS, verdictFor, withNearMisses, type NearMissWhy } from '../../core/index.js';
 import { DEFAULT_TOOL, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
-import { defineTool, ok, otherWorkspaces, pathField } from '../tool.js';
+import { defineTool, ok, otherWorkspaces, pathField } from './tool.js';
 
 const stageSchema = z.object({
   stage: z.string().describe('parse, refusals, decode, normalise, case, realpath or containment.'),

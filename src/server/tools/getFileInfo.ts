@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { describe, entryTypeOf } from '../fs/index.js';
-import { defineTool, ok, pathField, refused } from '../tool.js';
+import { defineTool, ok, pathField, refused } from './tool.js';
 import { entryTypeSchema } from './entries.js';
 
 /** Milliseconds rounded, as Node's own Stats dates are. */

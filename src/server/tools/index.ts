@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../tool.js';
+import type { ToolDefinition } from './tool.js';
 import { auditWorkspace } from './auditWorkspace.js';
 import { createDirectory } from './createDirectory.js';
 import { deletePath } from './deletePath.js';

@@ -1,6 +1,6 @@
 import { compareNames, entryTypeOf, openFolder, type EntryType } from '../fs/index.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
-import { cursorField, defineTool, ok, pathField, refused } from '../tool.js';
+import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { afterCursor, afterOf } from './cursor.js';
 import { requireDirectory } from './entries.js';
 

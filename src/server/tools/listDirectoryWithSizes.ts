@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { compareNames, entryTypeOf, openFolder, type EntryType } from '../fs/index.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
-import { cursorField, defineTool, ok, pathField, refused } from '../tool.js';
+import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { offsetCursor, offsetOf } from './cursor.js';
 import { entryLabel, entrySchema, requireDirectory } from './entries.js';
 

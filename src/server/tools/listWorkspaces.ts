@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { protectionLayers } from '../../shared/layers.js';
 import { anchorOf } from '../fs/index.js';
-import type { ServerState } from '../tool.js';
+import type { ServerState } from './tool.js';
 
 /** The one tool without a workspace: it tells the agent which workspaces it may name. */
 export const listWorkspaces = {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as z from 'zod';
 import { destinationExists, move } from '../fs/index.js';
-import { defineTool, ok, refused, type CheckOptions } from '../tool.js';
+import { defineTool, ok, refused, type CheckOptions } from './tool.js';
 
 /** The destination is a new name: a link there is not followed, and it must not exist, so nothing is replaced. */
 const DESTINATION: CheckOptions = { followFinal: false, replaces: false };

@@ -4,7 +4,7 @@ import { pathToUri } from '../../core/index.js';
 import { readFile } from '../fs/index.js';
 import { MAX_MEDIA_BYTES } from '../limits.js';
 import { mimeTypeOf } from '../mime.js';
-import { defineTool, ok, pathField, refused } from '../tool.js';
+import { defineTool, ok, pathField, refused } from './tool.js';
 
 export const readMediaFile = defineTool({
   name: 'read_media_file',

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { readRemembered } from './changes.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength } from '../limits.js';
-import { defineTool, ok, type Scope } from '../tool.js';
+import { defineTool, ok, type Scope } from './tool.js';
 
 export const MAX_FILES_PER_CALL = 100;
 /** A path longer than any filesystem here takes is not a path: it only makes the answer that echoes it larger. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { fsError } from '../fs/index.js';
 import { readRemembered } from './changes.js';
 import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_FILE_BYTES } from '../limits.js';
-import { defineTool, ok, pathField, refused } from '../tool.js';
+import { defineTool, ok, pathField, refused } from './tool.js';
 
 /** The largest file read_text_file (and edit_file) reads; head and tail select from it. */
 export const MAX_TEXT_BYTES = MAX_FILE_BYTES;

@@ -1,7 +1,7 @@
 import nodePath from 'node:path';
 import * as z from 'zod';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
-import { cursorField, defineTool, ok, pathField, refused } from '../tool.js';
+import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
 import { walkCursor, walkOf } from './cursor.js';
 import { compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';

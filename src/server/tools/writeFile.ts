@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { baseOf, writeFile as writeAnchored } from '../fs/index.js';
-import { defineTool, ok, pathField, refused } from '../tool.js';
+import { defineTool, ok, pathField, refused } from './tool.js';
 import { changedSinceRead, fileChanged } from './changes.js';
 
 export const writeFile = defineTool({

@@ -9,9 +9,9 @@
  * makes workspaceUri required.
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
-import type { Grant } from './grants.js';
-import { sameWorkspace } from './grants.js';
-import { serverRefusal, type ServerRefusal } from './refusal.js';
+import type { Grant } from '../grants.js';
+import { sameWorkspace } from '../grants.js';
+import { serverRefusal, type ServerRefusal } from '../refusals/refusal.js';
 
 export type LegacyChoice =
   | { readonly kind: 'grant'; readonly grant: Grant }

@@ -2,13 +2,13 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { anchorOf } from './fs/index.js';
+import { anchorOf } from '../fs/index.js';
 import { heavyCalls, lightCalls } from './callGate.js';
 import { createServer, toolCalls } from './createServer.js';
 import { DirectCalls } from './directCalls.js';
 import { LineTransport } from './lineTransport.js';
 import { RefusalNotices } from './refusalNotices.js';
-import type { ServerState } from './tool.js';
+import type { ServerState } from '../tools/tool.js';
 
 /** Error reports on stderr: each cut short, and dropped while stderr is not being read. */
 const MAX_REPORT_CHARS = 1000;

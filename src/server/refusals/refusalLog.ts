@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { RefusalCode, Trace } from '../core/index.js';
+import type { RefusalCode, Trace } from '../../core/index.js';
 
 /** One line of the refusal log, opening with the tool that was refused. The extension's panel reads these. */
 export interface RefusalRecord {

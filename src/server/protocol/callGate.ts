@@ -1,22 +1,8 @@
-import { MAX_HEAVY_CALLS, MAX_LIGHT_CALLS } from './limits.js';
+import type { CancelSignal } from '../cancellation.js';
+import { MAX_HEAVY_CALLS, MAX_LIGHT_CALLS } from '../limits.js';
 
-/** Tools whose work or answer can reach megabytes: they run at most MAX_HEAVY_CALLS at a time. */
-export const HEAVY_TOOLS: ReadonlySet<string> = new Set([
-  'directory_tree',
-  'search_files',
-  'read_multiple_files',
-  'read_text_file',
-  'read_media_file',
-  'edit_file',
-  'list_directory',
-  'list_directory_with_sizes',
-  'audit_workspace',
-]);
+export type { CancelSignal };
 
-/** What a waiting call needs of a cancellation: an AbortSignal, or a flag the direct path sets. */
-export interface CancelSignal {
-  readonly aborted: boolean;
-}
 
 /** The call was cancelled while it waited for its turn: it never ran. */
 export class CancelledWhileWaiting extends Error {

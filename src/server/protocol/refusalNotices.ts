@@ -1,7 +1,10 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { Era } from './era.js';
-import { MAX_ERROR_FIELD_CHARS, truncated } from './limits.js';
-import type { RefusalLog } from './refusalLog.js';
+import { MAX_ERROR_FIELD_CHARS, truncated } from '../limits.js';
+import type { RefusalListener } from '../refusals/refusal.js';
+import type { RefusalLog } from '../refusals/refusalLog.js';
+
+export type { RefusalListener };
 
 /** The `logger` of every notice, so a client can tell this server's messages apart. */
 export const NOTICE_LOGGER = 'boundary-inspector';
@@ -30,8 +33,6 @@ function noticeOf(tool: string, workspaceUri: string | null, input: string, refu
   };
 }
 
-/** Hears each refusal as it is recorded in the refusal log. */
-export type RefusalListener = (tool: string, workspaceUri: string | null, input: string, refusal: RefusalFields) => void;
 
 const NOBODY: RefusalListener = () => undefined;
 

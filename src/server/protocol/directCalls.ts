@@ -1,5 +1,5 @@
 import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
-import type { CallContext } from './callControl.js';
+import type { CallContext } from '../tools/callControl.js';
 import type { ToolCall } from './createServer.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {

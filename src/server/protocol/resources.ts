@@ -2,16 +2,16 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import nodePath from 'node:path';
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type McpServer, type Resource } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { pathToUri, traceAgainst, type Trace } from '../core/index.js';
-import { currentAnchor, readFile } from './fs/index.js';
-import { workspaceChangeRefusal } from './refusal.js';
+import { pathToUri, traceAgainst, type Trace } from '../../core/index.js';
+import { currentAnchor, readFile } from '../fs/index.js';
+import { workspaceChangeRefusal } from '../refusals/refusal.js';
 import { heavyCalls } from './callGate.js';
-import type { Grant } from './grants.js';
-import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES, MAX_WALK_DEPTH, RESOURCE_PAGE_ENTRIES, RESOURCE_PAGE_MILLISECONDS, RESOURCES_PER_PAGE } from './limits.js';
-import { mimeTypeOf } from './mime.js';
+import type { Grant } from '../grants.js';
+import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES, MAX_WALK_DEPTH, RESOURCE_PAGE_ENTRIES, RESOURCE_PAGE_MILLISECONDS, RESOURCES_PER_PAGE } from '../limits.js';
+import { mimeTypeOf } from '../mime.js';
 import type { RefusalListener } from './refusalNotices.js';
-import { workspaceNow, type ServerState } from './tool.js';
-import { STOP, walk } from './fs/index.js';
+import { workspaceNow, type ServerState } from '../tools/tool.js';
+import { STOP, walk } from '../fs/index.js';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 /** A resource read answers with the file's text or base64, which must fit one answer. */

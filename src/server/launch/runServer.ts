@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
-import { hostPlatform, nodeFileSystem, realPathOr } from '../host/node.js';
-import { isInside, splitAbsolute, type Platform } from '../core/index.js';
-import { buildGrants, type Grant } from './grants.js';
+import { hostPlatform, nodeFileSystem, realPathOr } from '../../host/node.js';
+import { isInside, splitAbsolute, type Platform } from '../../core/index.js';
+import { buildGrants, type Grant } from '../grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError } from './options.js';
-import { RefusalChannel, relayRefusals } from './refusalChannel.js';
-import { RefusalLog } from './refusalLog.js';
+import { RefusalChannel, relayRefusals } from '../refusals/refusalChannel.js';
+import { RefusalLog } from '../refusals/refusalLog.js';
 import {
   sandboxInside,
   STARTED_INSIDE,
@@ -17,8 +17,8 @@ import {
   type SandboxState,
 } from './sandbox.js';
 import { sandboxMarker } from './sandboxEnvironment.js';
-import type { ServerState } from './tool.js';
-import { ReadMemory } from './readMemory.js';
+import type { ServerState } from '../tools/tool.js';
+import { ReadMemory } from '../tools/readMemory.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
 
 const log = (message: string) => process.stderr.write(`boundary-inspector: ${message}\n`);
@@ -190,7 +190,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
           };
     const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), ...(host ? { host } : {}) };
     // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
-    import('./serve.js').then(
+    import('../protocol/serveStdio.js').then(
       ({ serve }) => serve(state, { directCalls: options.directCalls }),
       (error: Error) => {
         log(`could not start: ${error.message}`);

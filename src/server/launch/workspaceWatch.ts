@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { WorkspaceChange } from './fs/index.js';
+import type { WorkspaceChange } from '../fs/index.js';
 
 /**
  * The host's view of the workspaces, for a server in a sandbox. Inside, each workspace is a bind

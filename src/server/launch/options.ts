@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_REFUSAL_LOG_BYTES } from './refusalLog.js';
-import type { GrantSpec } from './grants.js';
-import { policyFromFlags, type Policy } from '../core/index.js';
+import { DEFAULT_REFUSAL_LOG_BYTES } from '../refusals/refusalLog.js';
+import type { GrantSpec } from '../grants.js';
+import { policyFromFlags, type Policy } from '../../core/index.js';
 
 export class ServeUsageError extends Error {}
 

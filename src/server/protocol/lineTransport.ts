@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
-import { formatBytes, MAX_MESSAGE_BYTES, MAX_OUTPUT_BACKLOG, MAX_PENDING_BYTES, MAX_PENDING_REQUESTS, MAX_SENT_BYTES } from './limits.js';
+import { formatBytes, MAX_MESSAGE_BYTES, MAX_OUTPUT_BACKLOG, MAX_PENDING_BYTES, MAX_PENDING_REQUESTS, MAX_SENT_BYTES } from '../limits.js';
 
 /** JSON-RPC 2.0 error codes (section 5.1); -32000 is in the range left to servers. */
 export const PARSE_ERROR = -32700;

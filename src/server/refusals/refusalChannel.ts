@@ -10,7 +10,7 @@
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { REFUSAL_CODES } from '../core/codes.js';
+import { REFUSAL_CODES } from '../../core/codes.js';
 import { MAX_LOG_LINE_BYTES, MAX_QUEUED_LINES, type LogSink, type RefusalLog, type RefusalRecord } from './refusalLog.js';
 
 const ACK = '\n';

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Platform } from '../core/index.js';
-import { findOnPath, realPathOr } from '../host/node.js';
-import { SANDBOX_EXEC, sandboxProspect, sandboxSummary, type SandboxMechanism } from '../host/protection.js';
-import { WINDOWS_SANDBOX_DETAIL } from '../shared/layers.js';
+import type { Platform } from '../../core/index.js';
+import { findOnPath, realPathOr } from '../../host/node.js';
+import { SANDBOX_EXEC, sandboxProspect, sandboxSummary, type SandboxMechanism, type SandboxState } from '../../host/protection.js';
+import { WINDOWS_SANDBOX_DETAIL } from '../../shared/layers.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { closeInheritedDescriptors } from './descriptors.js';
 import { seccompArchitecture, seccompFilter } from './seccomp.js';
@@ -15,12 +15,7 @@ import { namespacesOf, sandboxEnvironment, sandboxMarker, SANDBOX_ENV, type Sand
 
 export { SANDBOX_ENV, type SandboxMechanism };
 
-/** The third layer: what the operating system itself stops, whatever the server's code does. */
-export interface SandboxState {
-  readonly active: boolean;
-  readonly mechanism: SandboxMechanism | null;
-  readonly detail: string;
-}
+export type { SandboxState };
 
 export { SANDBOX_EXEC };
 

@@ -1,4 +1,4 @@
-import { runServer } from './main.js';
+import { runServer } from './runServer.js';
 
 const status = runServer(process.argv.slice(2));
 if (status !== 'serving') process.exitCode = status;

@@ -1,15 +1,15 @@
 import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { isInside, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../core/index.js';
-import { OPERATIONS, type Operation, type ToolName } from '../shared/operations.js';
+import { isInside, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../../core/index.js';
+import { OPERATIONS, type Operation, type ToolName } from '../../shared/operations.js';
 import type { CallControl } from './callControl.js';
-import type { RefusalListener } from './refusalNotices.js';
-import { readOnlyReason, workspacesBeside } from '../shared/grants.js';
-import type { Grant } from './grants.js';
-import { refusalFromTrace, serverRefusal, type ServerRefusal } from './refusal.js';
-import type { RefusalLog } from './refusalLog.js';
-import type { SandboxState } from './sandbox.js';
-import { ChangedError, currentAnchor, type Anchor, type CheckedPath, type WorkspaceChange } from './fs/index.js';
+import type { RefusalListener } from '../refusals/refusal.js';
+import { readOnlyReason, workspacesBeside } from '../../shared/grants.js';
+import type { Grant } from '../grants.js';
+import { refusalFromTrace, serverRefusal, type ServerRefusal } from '../refusals/refusal.js';
+import type { RefusalLog } from '../refusals/refusalLog.js';
+import type { SandboxState } from '../../host/protection.js';
+import { ChangedError, currentAnchor, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
 import type { ReadMemory } from './readMemory.js';
 
 export interface ServerState {

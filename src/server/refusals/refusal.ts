@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { verdictFor, type RefusalCode, type Trace } from '../core/index.js';
-import type { WorkspaceChange } from './fs/index.js';
+import { verdictFor, type RefusalCode, type Trace } from '../../core/index.js';
+import type { WorkspaceChange } from '../fs/index.js';
 
 /** A refusal as the server reports it: the core's verdict, or one of the server's own codes. */
 export interface ServerRefusal {
@@ -14,6 +14,9 @@ export interface ServerRefusal {
 export function refusalFromTrace(trace: Trace): ServerRefusal {
   return { code: trace.code!, stage: trace.stage, reason: trace.reason, path: trace.path, trace };
 }
+
+/** Hears each refusal as it is recorded in the refusal log (the client's notices). */
+export type RefusalListener = (tool: string, workspaceUri: string | null, input: string, refusal: Pick<ServerRefusal, 'code' | 'stage' | 'reason' | 'trace'>) => void;
 
 /** The codes the server gives itself, after the core's verdict. */
 export type ServerCode = 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY' | 'ERR_WORKSPACE_GONE' | 'ERR_WORKSPACE_REPLACED' | 'ERR_WORKSPACE_UNMOUNTED' | 'ERR_CHANGED_SINCE_READ' | 'ERR_FILE_CHANGED';

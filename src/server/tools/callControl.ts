@@ -1,5 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { CancelSignal } from './callGate.js';
+import { CancelledError, SLICE_MS, type CancelSignal } from '../cancellation.js';
+
+export { CancelledError, SLICE_MS };
 
 /** A `notifications/progress` payload without its token (MCP, "Progress"). */
 export interface ProgressReport {
@@ -17,16 +19,6 @@ export interface CallContext {
 
 /** Progress notifications of one call are at least this far apart, however fast its work goes. */
 export const PROGRESS_INTERVAL_MS = 100;
-
-/** Work runs synchronously for this long before it lets the event loop in (a cancellation, other calls). */
-export const SLICE_MS = 20;
-
-/** The call was cancelled by its client: it stops, and its answer is never sent. */
-export class CancelledError extends Error {
-  constructor() {
-    super('The request was cancelled.');
-  }
-}
 
 /**
  * A long call's view of its caller. `progress` reports are rate-limited to one per

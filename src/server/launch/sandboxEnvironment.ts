@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { SandboxMechanism } from '../host/protection.js';
-import type { Rights } from './grants.js';
+import type { SandboxMechanism } from '../../host/protection.js';
+import type { Rights } from '../grants.js';
 
 /**
  * What crosses into the sandbox by way of the environment: the only place it is said. Nothing else
