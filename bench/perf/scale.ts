@@ -194,7 +194,7 @@ export function formatScale(report: ScaleReport): string {
   }
   return [
     renderTable(['files / tool', 'median ms', 'p99 ms', 'calls', 'truncated', '100k/10k', 'goal', 'result', 'note'], table),
-    'Our walks stop at 10,000 entries and say so (truncated): past that, time and memory should stay flat.',
+    'One call stops at 10,000 entries examined or its 40,000-byte answer, with a cursor for the rest (truncated): past that, time and memory should stay flat.',
     'Leaf folders hold 100 files, ten folders per level (10k: 2 levels, 100k: 3, 1M: 4); one file in ten is .md.',
   ].join('\n');
 }

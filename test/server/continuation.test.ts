@@ -7,8 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ANSWER_BUDGET_BYTES } from '../../src/server/limits.js';
-import { expectOk, listingOf, makeTempDir, removeDir, textOf } from './helpers.js';
-import { startInProcess, type InProcessServer } from './inProcess.js';
+import { connect, expectOk, listingOf, makeTempDir, removeDir, textOf, type Session } from './helpers.js';
 
 /** Folders of files, wide and deep enough that no tree, search or listing of it fits one answer. */
 function writeWideTree(root: string): string[] {
@@ -46,7 +45,7 @@ const ROWS: readonly { tool: string; args: Record<string, unknown>; entries: (st
 
 describe('answers past their budget go on with a cursor', () => {
   let base: string;
-  let server: InProcessServer;
+  let server: Session;
   let workspaceUri: string;
   let files: string[];
 
@@ -60,7 +59,7 @@ describe('answers past their budget go on with a cursor', () => {
     for (let i = 0; i < 3000; i += 1) fs.writeFileSync(path.join(ws, 'flat', `entry-with-a-long-name-${String(i).padStart(5, '0')}`), '');
     for (let i = 0; i < 6; i += 1) fs.writeFileSync(path.join(ws, `part-${i}.txt`), `${i}`.repeat(ANSWER_BUDGET_BYTES / 4));
     workspaceUri = pathToFileURL(ws).href;
-    server = await startInProcess(['--workspace', workspaceUri]);
+    server = await connect('v1', { args: ['--workspace', workspaceUri], inProcess: true });
   });
   after(async () => {
     await server.close();

@@ -67,7 +67,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       evil = path.join(base, 'allowed_evil');
       writeTree(base, { 'allowed/inside.txt': 'inside', 'allowed_evil/secret.txt': SECRET, 'allowed_evil/dir/deeper.txt': SECRET });
       W = fileUri(allowed);
-      session = await connect(kind, { args: ['--workspace', W] });
+      session = await connect(kind, { inProcess: true, args: ['--workspace', W] });
     });
     after(async () => {
       await session?.close();
@@ -141,7 +141,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       link(path.join(outsideDir, 'not-yet'), 'not-yet'); // to an outside folder that does not exist yet
       link('../allowed_evil', 'link-evil'); // both CVEs at once: the real path only shares the allowed folder's text prefix
       W = fileUri(allowed);
-      session = await connect(kind, { args: ['--workspace', W] });
+      session = await connect(kind, { inProcess: true, args: ['--workspace', W] });
     });
     after(async () => {
       await session?.close();

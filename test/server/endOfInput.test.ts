@@ -75,6 +75,19 @@ describe('the letter of the protocol', () => {
       assert.equal((await server.request('logging/setLevel', { level: 'error' })).error, undefined, 'a level MCP has is taken');
     });
 
+    test('a tools/call without a tool name, or with arguments that are not an object, is invalid params (-32602), in words', async () => {
+      for (const [params, pattern] of [
+        [{}, /^Invalid params for tools\/call: name must be the name of a tool .*; got null\.$/],
+        [{ name: 7 }, /name must be .*; got 7\.$/],
+        [{ name: 'list_workspaces', arguments: [1] }, /arguments must be an object; got \[1\]\.$/],
+      ] as const) {
+        const answer = await server.request('tools/call', params);
+        assert.equal(answer.error?.code, -32602, JSON.stringify(answer));
+        assert.match(answer.error!.message, pattern);
+      }
+      assert.equal((await server.request('tools/call', { name: 'list_workspaces', arguments: {} })).error, undefined, 'a well-formed call is served');
+    });
+
     test('a resource larger than a read returns is invalid params (-32602), with a reason', async () => {
       const answer = await server.request('resources/read', { uri: pathToFileURL(path.join(ws, 'big.bin')).href });
       assert.equal(answer.error?.code, -32602, JSON.stringify(answer.error));

@@ -27,7 +27,7 @@ before(async () => {
   fs.symlinkSync('../outside', path.join(ws, 'escape'));
   fs.symlinkSync('../outside/secret.txt', path.join(ws, 'escape-file'));
   fs.symlinkSync('dir', path.join(ws, 'inner'));
-  session = await connect('v2', { args: ['--workspace', fileUri(ws)] });
+  session = await connect('v2', { inProcess: true, args: ['--workspace', fileUri(ws)] });
 });
 
 after(async () => {

@@ -18,6 +18,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { REFUSAL_META_KEY } from '../../src/server/refusals/refusal.js';
+import { serveInProcess } from './inProcess.js';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const serverPath = path.join(repoRoot, 'dist', 'server.js');
@@ -201,6 +202,12 @@ export interface SessionOptions {
   readonly roots?: readonly { readonly uri: string; readonly name?: string }[] | undefined;
   /** The server's working directory (the test's own by default). */
   readonly cwd?: string;
+  /**
+   * Build the server from src and serve it in this process over an in-memory transport, instead
+   * of spawning the bundle: for suites about what tools answer, where a process is not the point.
+   * The arguments are the same; the sandbox is off, and `cwd` does not apply.
+   */
+  readonly inProcess?: boolean;
 }
 
 export interface ProgressSeen {
@@ -276,8 +283,9 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
       },
     );
     if (roots !== undefined) client.setRequestHandler('roots/list', answerRoots);
-    const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
-    const stderr = collect(transport.stderr);
+    const link = options.inProcess === true ? serveInProcess(options.args) : undefined;
+    const transport = link?.transport ?? new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
+    const stderr = link?.stderr ?? collect((transport as StdioClientTransport).stderr);
     const wire = tapTransport(transport);
     const logs: LogSeen[] = [];
     client.setNotificationHandler('notifications/message', (notification) => {
@@ -289,7 +297,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
       wire,
       logs,
       get pid() {
-        return transport.pid;
+        return link !== undefined ? null : (transport as StdioClientTransport).pid;
       },
       serverCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
       callWith: async (name, args, { onprogress, signal, meta }) =>
@@ -315,8 +323,9 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
 
   const client = new V1Client({ name: 'bi-e2e-v1', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
   client.setRequestHandler(ListRootsRequestSchema, answerRoots);
-  const transport = new V1StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
-  const stderr = collect(transport.stderr);
+  const link = options.inProcess === true ? serveInProcess(options.args) : undefined;
+  const transport = link?.transport ?? new V1StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
+  const stderr = link?.stderr ?? collect((transport as V1StdioClientTransport).stderr);
   const wire = tapTransport(transport);
   // The v1 client has no getNegotiatedProtocolVersion(): it hands the version to the transport.
   let negotiated: string | undefined;
@@ -333,7 +342,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
     wire,
     logs,
     get pid() {
-      return transport.pid;
+      return link !== undefined ? null : (transport as V1StdioClientTransport).pid;
     },
     serverCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
     callWith: async (name, args, { onprogress, signal, meta }) =>

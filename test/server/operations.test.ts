@@ -235,6 +235,7 @@ describe('explain_path with a tool agrees with that tool, for every input and ev
         restore(base, entries);
         const grant = (flag: string, name: string) => [flag, fileUri(path.join(base, name))];
         session = await connect('v1', {
+          inProcess: true,
           args: [
             ...grant('--workspace', 'ws'),
             ...grant('--read-only-workspace', 'ws/ro'),
@@ -301,6 +302,7 @@ describe('explain_path explains one operation, with near misses, and logs nothin
     W = fileUri(ws);
     log = path.join(base, 'log', 'refusals.jsonl');
     session = await connect('v2', {
+      inProcess: true,
       args: ['--workspace', W, '--read-only-workspace', fileUri(path.join(ws, 'ro')), '--workspace', fileUri(path.join(base, 'App')), '--refusal-log', log],
     });
   });

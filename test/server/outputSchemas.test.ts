@@ -18,7 +18,7 @@ for (const { kind, version } of CLIENT_KINDS) {
     before(async () => {
       base = makeTempDir();
       ws = writeEveryToolTree(base);
-      session = await connect(kind, { args: ['--workspace', fileUri(ws)] });
+      session = await connect(kind, { inProcess: true, args: ['--workspace', fileUri(ws)] });
       tools = new Map((await session.listTools()).map((tool) => [tool.name, tool]));
     });
 

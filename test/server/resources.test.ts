@@ -47,7 +47,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       fs.symlinkSync(path.join(base, 'outside'), path.join(ws, 'link-dir'));
       W = fileUri(ws);
       log = path.join(base, 'refusals.jsonl');
-      session = await connect(kind, { args: ['--workspace', W, '--refusal-log', log] });
+      session = await connect(kind, { inProcess: true, args: ['--workspace', W, '--refusal-log', log] });
     });
     after(async () => {
       await session?.close();

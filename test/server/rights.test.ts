@@ -41,7 +41,7 @@ describe('rights for whole folders: read-only grants nested at each depth of a r
     fs.symlinkSync('ro1', path.join(outer, 'alias-of-ro1'));
     OUTER = fileUri(outer);
     const readOnly = NESTED.flatMap((nested) => ['--read-only-workspace', fileUri(path.join(outer, nested))]);
-    session = await connect('v2', { args: ['--workspace', OUTER, ...readOnly] });
+    session = await connect('v2', { inProcess: true, args: ['--workspace', OUTER, ...readOnly] });
   });
   after(async () => {
     await session?.close();
@@ -120,7 +120,7 @@ describe('rights for whole folders: a read-write grant nested in a read-only one
     writeTree(base, { 'ro/kept.txt': 'kept', 'ro/rw/inner.txt': 'inner\n' });
     RO = fileUri(ro);
     INNER = fileUri(path.join(ro, 'rw'));
-    session = await connect('v2', { args: ['--read-only-workspace', RO, '--workspace', INNER] });
+    session = await connect('v2', { inProcess: true, args: ['--read-only-workspace', RO, '--workspace', INNER] });
   });
   after(async () => {
     await session?.close();
@@ -178,7 +178,7 @@ describe('--case insensitive on a case-sensitive filesystem', () => {
 
   test('--case sensitive and auto still start', async () => {
     for (const policy of ['sensitive', 'auto']) {
-      const session = await connect('v2', { args: ['--workspace', fileUri(path.join(base, 'App')), '--case', policy] });
+      const session = await connect('v2', { inProcess: true, args: ['--workspace', fileUri(path.join(base, 'App')), '--case', policy] });
       try {
         expectOk(await session.call('list_workspaces', {}), `list_workspaces with --case ${policy}`);
       } finally {

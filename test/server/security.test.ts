@@ -53,7 +53,7 @@ for (const { kind, version } of CLIENT_KINDS) {
         'private.md': 'parent private',
       });
       W = fileUri(notes);
-      session = await connect(kind, { args: ['--workspace', W] });
+      session = await connect(kind, { inProcess: true, args: ['--workspace', W] });
     });
     after(async () => {
       await session?.close();
@@ -129,7 +129,7 @@ describe('hostile path forms are refused at the stage that owns them, and nothin
     ws = path.join(base, 'ws');
     writeTree(base, { 'ws/a.txt': 'a', 'outside/secret.txt': 'secret' });
     W = fileUri(ws);
-    session = await connect('v2', { args: ['--workspace', W] });
+    session = await connect('v2', { inProcess: true, args: ['--workspace', W] });
   });
   after(async () => {
     await session?.close();
@@ -183,7 +183,7 @@ for (const { kind, version } of CLIENT_KINDS) {
         'other/file.md': 'other',
       });
       W = fileUri(notes);
-      session = await connect(kind, { args: ['--workspace', W] });
+      session = await connect(kind, { inProcess: true, args: ['--workspace', W] });
     });
     after(async () => {
       await session?.close();
@@ -258,7 +258,7 @@ describe('symlink escapes: links inside the workspace that point outside (v2 cli
       'outside/dir/deeper.txt': SECRET,
     });
     W = fileUri(ws);
-    session = await connect('v2', { args: ['--workspace', W] });
+    session = await connect('v2', { inProcess: true, args: ['--workspace', W] });
   });
   after(async () => {
     await session?.close();
@@ -410,7 +410,7 @@ describe('a read-only grant (--read-only-workspace) beside a read-write one (v2 
     });
     RO = fileUri(ro);
     RW = fileUri(rw);
-    session = await connect('v2', { args: ['--read-only-workspace', RO, '--workspace', RW] });
+    session = await connect('v2', { inProcess: true, args: ['--read-only-workspace', RO, '--workspace', RW] });
   });
   after(async () => {
     await session?.close();
@@ -483,7 +483,7 @@ describe('a read-only grant (--read-only-workspace) beside a read-write one (v2 
   });
 
   test('the same workspace granted read-only and read-write keeps the narrower right', async () => {
-    const twice = await connect('v2', { args: ['--workspace', RO, '--read-only-workspace', RO] });
+    const twice = await connect('v2', { inProcess: true, args: ['--workspace', RO, '--read-only-workspace', RO] });
     try {
       const s = expectOk(await twice.call('list_workspaces', {}), 'list_workspaces');
       assert.deepEqual(s.workspaces.map((workspace: { rights: string }) => workspace.rights), ['read']);
@@ -495,7 +495,7 @@ describe('a read-only grant (--read-only-workspace) beside a read-write one (v2 
   });
 
   test('a read-only workspace nested in a read-write one stays read-only when the outer workspace is named', async () => {
-    const outer = await connect('v2', { args: ['--workspace', fileUri(base), '--read-only-workspace', RO] });
+    const outer = await connect('v2', { inProcess: true, args: ['--workspace', fileUri(base), '--read-only-workspace', RO] });
     const before = snapshot(ro);
     try {
       const cases: [string, Record<string, unknown>][] = [
@@ -520,7 +520,7 @@ describe('a read-only grant (--read-only-workspace) beside a read-write one (v2 
     const alias = path.join(base, 'ro-alias');
     fs.symlinkSync(ro, alias);
     const before = snapshot(ro);
-    const twice = await connect('v2', { args: ['--workspace', fileUri(alias), '--read-only-workspace', RO] });
+    const twice = await connect('v2', { inProcess: true, args: ['--workspace', fileUri(alias), '--read-only-workspace', RO] });
     try {
       const result = await twice.call('write_file', { workspaceUri: fileUri(alias), path: 'file.txt', content: 'written through the alias' });
       assert.equal(fs.readFileSync(path.join(ro, 'file.txt'), 'utf8'), 'read me\nsecond\n', 'the read-only folder was written through its alias');
@@ -559,7 +559,7 @@ describe('the refusal log (--refusal-log)', () => {
 
   test('each refusal is one JSON line with time, tool, workspaceUri, input, code, stage, reason and trace; successes are not logged', async () => {
     const log = path.join(base, 'logs', 'nested', 'refusals.jsonl'); // its folder does not exist yet
-    const session = await connect('v2', { args: ['--workspace', W, '--read-only-workspace', RO, '--refusal-log', log] });
+    const session = await connect('v2', { inProcess: true, args: ['--workspace', W, '--read-only-workspace', RO, '--refusal-log', log] });
     try {
       expectContent(await session.call('read_text_file', { workspaceUri: W, path: 'a.txt' }), 'a success');
       const refusals: [string, Record<string, unknown>, string, string][] = [
@@ -615,7 +615,7 @@ describe('the refusal log (--refusal-log)', () => {
 
   test('a log that cannot be written never fails the call: the refusal still comes back (a directory at the log path)', async () => {
     const log = path.join(base, 'broken', 'refusals.jsonl');
-    const session = await connect('v2', { args: ['--workspace', W, '--refusal-log', log] });
+    const session = await connect('v2', { inProcess: true, args: ['--workspace', W, '--refusal-log', log] });
     try {
       fs.mkdirSync(log, { recursive: true }); // appendFile now fails with EISDIR
       for (let i = 0; i < 3; i += 1) {
@@ -633,7 +633,7 @@ describe('the refusal log (--refusal-log)', () => {
 
   test('rotation (--refusal-log-size 1024): <file>.1 appears and the current file stays under the limit', async () => {
     const log = path.join(base, 'rotating', 'refusals.jsonl');
-    const session = await connect('v2', { args: ['--workspace', W, '--refusal-log', log, '--refusal-log-size', '1024'] });
+    const session = await connect('v2', { inProcess: true, args: ['--workspace', W, '--refusal-log', log, '--refusal-log-size', '1024'] });
     try {
       const count = 12;
       for (let i = 1; i <= count; i += 1) {

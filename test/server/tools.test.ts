@@ -82,7 +82,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       fs.symlinkSync('file.txt', at('info/link'));
       fs.chmodSync(at('info/file.txt'), 0o640);
       W = fileUri(ws);
-      session = await connect(kind, { args: ['--workspace', W] });
+      session = await connect(kind, { inProcess: true, args: ['--workspace', W] });
     });
 
     after(async () => {

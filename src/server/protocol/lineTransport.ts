@@ -35,6 +35,21 @@ function isRequestId(value: unknown): value is RequestId {
 /** The levels of `logging/setLevel` (MCP, "Logging"). */
 const LOGGING_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
+const shown = (value: unknown) => JSON.stringify(value ?? null).slice(0, 100);
+
+/** What is wrong with the params of a request the SDK would answer with a dump of its validator, or undefined. */
+function invalidParams(method: string, params: Record<string, unknown> | undefined): string | undefined {
+  if (method === 'logging/setLevel' && !LOGGING_LEVELS.includes(params?.level as string)) {
+    return `level must be one of ${LOGGING_LEVELS.join(', ')}; got ${shown(params?.level)}.`;
+  }
+  if (method === 'tools/call') {
+    if (typeof params?.name !== 'string') return `name must be the name of a tool (a string, see tools/list); got ${shown(params?.name)}.`;
+    const args = params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return `arguments must be an object; got ${shown(args)}.`;
+  }
+  return undefined;
+}
+
 function pendingKey(id: RequestId): string {
   return `${typeof id}:${id}`;
 }
@@ -354,9 +369,10 @@ export class LineTransport implements Transport {
       return;
     }
     const request = 'method' in message && 'id' in message ? (message as { id: RequestId; method: string; params?: Record<string, unknown> }) : undefined;
-    // The SDK answers a level it does not know with -32603 and its validator's dump; the params are at fault.
-    if (request?.method === 'logging/setLevel' && !LOGGING_LEVELS.includes(request.params?.level as string)) {
-      this.reply(request.id, INVALID_PARAMS, `Invalid params for logging/setLevel: level must be one of ${LOGGING_LEVELS.join(', ')}; got ${JSON.stringify(request.params?.level ?? null).slice(0, 100)}.`);
+    // Params the SDK would answer with its validator's dump: worded here, still -32602.
+    const invalid = request === undefined ? undefined : invalidParams(request.method, request.params);
+    if (invalid !== undefined) {
+      this.reply(request!.id, INVALID_PARAMS, `Invalid params for ${request!.method}: ${invalid}`);
       return;
     }
     if (request !== undefined) {
