@@ -10,7 +10,7 @@ import { buildGrants } from '../../src/server/grants.js';
 import { parseServeArgs } from '../../src/server/launch/options.js';
 import { createServer } from '../../src/server/protocol/createServer.js';
 import { RefusalLog } from '../../src/server/refusals/refusalLog.js';
-import { ReadMemory } from '../../src/server/tools/readMemory.js';
+import { ReadMemory } from '../../src/server/readMemory.js';
 import type { ServerState } from '../../src/server/tools/tool.js';
 
 /** The client's end of a server serving in this process, as `serve` takes its arguments (--workspace <uri> ...). */

@@ -18,7 +18,7 @@ import {
 } from './sandbox.js';
 import { sandboxMarker } from './sandboxEnvironment.js';
 import type { ServerState } from '../tools/tool.js';
-import { ReadMemory } from '../tools/readMemory.js';
+import { ReadMemory } from '../readMemory.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
 
 const log = (message: string) => process.stderr.write(`boundary-inspector: ${message}\n`);

@@ -1,5 +1,5 @@
 import { readFile, type Base } from '../fs/index.js';
-import { timeOfDay } from './readMemory.js';
+import { timeOfDay } from '../readMemory.js';
 import { serverRefusal } from '../refusals/refusal.js';
 import type { Checked, Scope } from './tool.js';
 

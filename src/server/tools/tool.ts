@@ -9,7 +9,7 @@ import { refusalFromTrace, serverRefusal, type RefusalListener, type ServerRefus
 import type { RefusalLog } from '../refusals/refusalLog.js';
 import type { SandboxState } from '../../host/protection.js';
 import { ChangedError, currentAnchor, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
-import type { ReadMemory } from './readMemory.js';
+import type { ReadMemory } from '../readMemory.js';
 
 export interface ServerState {
   readonly grants: readonly Grant[];

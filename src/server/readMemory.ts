@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
-import { sameVersion } from '../fs/index.js';
-import { MAX_REMEMBERED_READS } from '../limits.js';
+import { sameVersion } from './fs/index.js';
+import { MAX_REMEMBERED_READS } from './limits.js';
 
 /**
  * What a connection last read, file by file, as agent editors keep it: the identity of each file
