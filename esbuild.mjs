@@ -18,6 +18,16 @@ const targets = [
     external: ['vscode'],
   },
   {
+    // The MCP client behind "Run on the server" is most of a megabyte: its own bundle, loaded at
+    // the first run, so that it costs the extension's activation nothing.
+    entryPoints: ['src/extension/serverCalls.ts'],
+    outfile: 'dist/serverCalls.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
     entryPoints: ['webview/main.ts', 'webview/main.css'],
     outdir: 'dist/webview',
     platform: 'browser',

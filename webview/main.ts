@@ -8,8 +8,12 @@ import {
   type AuditFinding,
   type AuditSummary,
   type ExtensionMessage,
+  type HistoryEntry,
+  type FeedFilter,
+  type PanelHistory,
   type PanelState,
   type Platform,
+  type PanelSection,
   type Policy,
   type ProtectionLayer,
   type RefusalEntry,
@@ -21,10 +25,13 @@ import {
   type WebviewMessage,
 } from '../src/shared/messages.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS } from '../src/shared/operations.js';
+import { runArguments, runChanges } from '../src/shared/runOnServer.js';
 import {
   clearStages,
   clearVerdict,
+  hideQuietStages,
   nearMissesOf,
+  renderAnswer,
   renderAudits,
   renderBytes,
   renderHint,
@@ -32,6 +39,8 @@ import {
   renderRefusals,
   renderStages,
   renderVerdict,
+  refusalKey,
+  suggestionOf,
   testCaseRow,
   type NearMiss,
 } from './render.js';
@@ -74,13 +83,26 @@ const ui = {
   near: byId('bi-near', HTMLElement),
   nearList: byId('bi-near-list', HTMLUListElement),
   stages: byId('bi-stages', HTMLTableElement),
+  back: byId('bi-back', HTMLButtonElement),
+  forward: byId('bi-forward', HTMLButtonElement),
+  hideUnchanged: byId('bi-hide-unchanged', HTMLInputElement),
   bytes: byId('bi-bytes', HTMLElement),
   copy: byId('bi-copy', HTMLButtonElement),
+  run: byId('bi-run', HTMLButtonElement),
+  answer: byId('bi-answer', HTMLElement),
   copyStatus: byId('bi-copy-status', HTMLElement),
   logPath: byId('bi-log-path', HTMLElement),
+  openLog: byId('bi-open-log', HTMLButtonElement),
   refusals: byId('bi-refusals', HTMLOListElement),
+  feedSearch: byId('bi-feed-search', HTMLInputElement),
+  feedCode: byId('bi-feed-code', HTMLSelectElement),
+  feedTool: byId('bi-feed-tool', HTMLSelectElement),
+  feedWorkspace: byId('bi-feed-workspace', HTMLSelectElement),
+  feedClear: byId('bi-feed-clear', HTMLButtonElement),
+  feedCount: byId('bi-feed-count', HTMLElement),
   refusalsTitle: byId('bi-refusals-title', HTMLElement),
   layers: byId('bi-layers', HTMLUListElement),
+  layersTitle: byId('bi-layers-title', HTMLElement),
   auditRun: byId('bi-audit-run', HTMLButtonElement),
   auditStatus: byId('bi-audit-status', HTMLElement),
   audits: byId('bi-audits', HTMLElement),
@@ -101,6 +123,20 @@ let shown: Trace | null = null;
 let pendingRoot: string | null = null;
 /** The tool of the newest trace request: the answer explains that operation. */
 let requestedTool: ToolName = DEFAULT_TOOL;
+/** The id of the newest run on the server: an answer to an older one, or to an input since changed, is dropped. */
+let lastRunId = 0;
+/** Back and Forward go this many traced inputs back at most. */
+const HISTORY_LIMIT = 50;
+/** The traced inputs, oldest first, and the one on screen. */
+/** The refusals the extension sent last, newest first, and how the list filters them. */
+let feedEntries: readonly RefusalEntry[] = [];
+const NO_FILTER: FeedFilter = { search: '', code: '', tool: '', workspace: '', clearedBefore: '' };
+let feed: FeedFilter = NO_FILTER;
+
+let history: HistoryEntry[] = [];
+let historyIndex = -1;
+/** The newest entry came from a pause in typing: the next pause in the same typing replaces it. */
+let historyTyped = false;
 
 // ---------------------------------------------------------------------------------------------
 // Reading and writing the controls
@@ -109,18 +145,46 @@ function isPlatform(value: unknown): value is Platform {
   return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
 }
 
-function isPanelState(value: unknown): value is PanelState {
+function isPolicy(value: unknown): value is Policy {
   if (typeof value !== 'object' || value === null) return false;
-  const state = value as Record<string, unknown>;
-  const policy = state['policy'] as Record<string, unknown> | null | undefined;
-  const tool = state['tool'];
-  return typeof state['input'] === 'string' && typeof state['root'] === 'string' && isPlatform(state['platform'])
-    && (tool === undefined || (typeof tool === 'string' && isToolName(tool)))
-    && typeof policy === 'object' && policy !== null
-    && (policy['localhost'] === 'refuse' || policy['localhost'] === 'allow')
+  const policy = value as Record<string, unknown>;
+  return (policy['localhost'] === 'refuse' || policy['localhost'] === 'allow')
     && (policy['unc'] === 'refuse' || policy['unc'] === 'allow')
     && (policy['case'] === 'auto' || policy['case'] === 'sensitive' || policy['case'] === 'insensitive')
     && (policy['symlinks'] === 'contain' || policy['symlinks'] === 'refuse');
+}
+
+/** A saved state: `tool`, `hideUnchanged` and `history` may be absent (saved before they existed). */
+function isPanelState(value: unknown): value is PanelState {
+  if (typeof value !== 'object' || value === null) return false;
+  const state = value as Record<string, unknown>;
+  const tool = state['tool'];
+  return typeof state['input'] === 'string' && typeof state['root'] === 'string' && isPlatform(state['platform'])
+    && (tool === undefined || (typeof tool === 'string' && isToolName(tool)))
+    && isPolicy(state['policy']);
+}
+
+function isHistoryEntry(value: unknown): value is HistoryEntry {
+  return isPanelState(value) && (value as { tool?: unknown }).tool !== undefined;
+}
+
+/** The history a saved state holds; none when it has none or it is damaged (the rest of the state still restores). */
+function savedFeed(state: PanelState): FeedFilter {
+  const saved = (state as { readonly feed?: unknown }).feed;
+  if (typeof saved !== 'object' || saved === null) return NO_FILTER;
+  const fields = saved as Record<string, unknown>;
+  const text = (key: keyof FeedFilter) => (typeof fields[key] === 'string' ? (fields[key] as string) : '');
+  return { search: text('search'), code: text('code'), tool: text('tool'), workspace: text('workspace'), clearedBefore: text('clearedBefore') };
+}
+
+function savedHistory(state: PanelState): PanelHistory | null {
+  const saved = (state as { readonly history?: unknown }).history;
+  if (typeof saved !== 'object' || saved === null) return null;
+  const { entries, index } = saved as Record<string, unknown>;
+  if (!Array.isArray(entries) || entries.length === 0 || !entries.every(isHistoryEntry)) return null;
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= entries.length) return null;
+  const dropped = Math.max(0, entries.length - HISTORY_LIMIT);
+  return { entries: entries.slice(dropped), index: Math.max(0, index - dropped) };
 }
 
 function currentRoot(): string {
@@ -151,6 +215,9 @@ function currentState(): PanelState {
     platform: currentPlatform(),
     policy: currentPolicy(),
     tool: currentTool(),
+    hideUnchanged: ui.hideUnchanged.checked,
+    history: { entries: history, index: historyIndex },
+    feed,
   };
 }
 
@@ -193,6 +260,16 @@ function applyState(state: PanelState): void {
   ui.tool.value = state.tool !== undefined && isToolName(state.tool) ? state.tool : DEFAULT_TOOL;
   applyPolicy(state.policy);
   selectRoot(state.root);
+  ui.hideUnchanged.checked = state.hideUnchanged === true;
+  feed = savedFeed(state);
+  showFeed();
+  const saved = savedHistory(state);
+  if (saved !== null) {
+    history = [...saved.entries];
+    historyIndex = saved.index;
+    historyTyped = false;
+  }
+  updateHistoryButtons();
 }
 
 function rightsText(rights: RootChoice['rights']): string {
@@ -208,6 +285,36 @@ function fillRoots(): void {
 // ---------------------------------------------------------------------------------------------
 // Tracing
 
+/**
+ * "Run on the server" for the current input, root and tool: enabled when the tool takes a path
+ * alone and the root is a granted workspace; otherwise its title says why not.
+ */
+function updateRun(): void {
+  const tool = currentTool();
+  const root = roots.find((choice) => choice.uri === currentRoot());
+  let why: string | null = null;
+  if (ui.input.value === '') why = 'Type a path to run.';
+  else if (runArguments(tool, ui.input.value) === undefined) why = `${tool} needs more than a path: choose another tool in "As seen by".`;
+  else if (root === undefined || root.rights === 'none') why = 'Choose a workspace folder granted to the agent as the root.';
+  else if (currentPlatform() !== host) why = 'The server runs on this machine: choose its platform.';
+  ui.run.disabled = why !== null;
+  ui.run.title = why ?? `Call ${tool} on the agent's server with this path${runChanges(tool) ? ' (asks first: it changes the disk)' : ''}`;
+}
+
+/** An answer to another input, root or tool is no answer to this one. */
+function forgetAnswer(): void {
+  lastRunId++;
+  ui.answer.hidden = true;
+  updateRun();
+}
+
+function runOnServer(): void {
+  const tool = currentTool();
+  const id = ++lastRunId;
+  renderAnswer(ui.answer, tool, null);
+  vscode.postMessage({ type: 'runTool', id, tool, input: ui.input.value, root: currentRoot() });
+}
+
 function showNothing(hint: string): void {
   shown = null;
   renderHint(ui.verdict, hint);
@@ -221,15 +328,77 @@ function showNothing(hint: string): void {
 function show(trace: Trace, tool: string, serverNote: ServerNote | null): void {
   shown = trace;
   renderVerdict(ui.verdict, trace, { tool, acts: isToolName(tool) ? OPERATIONS[tool].acts : null, serverNote });
-  renderNearMisses(ui.near, ui.nearList, nearMissesOf(trace), roots, pickNearMiss);
-  renderStages(ui.stages, trace);
+  renderNearMisses(ui.near, ui.nearList, nearMissesOf(trace), roots, pickNearMiss, trace);
+  renderStages(ui.stages, trace, ui.hideUnchanged.checked);
   renderBytes(ui.bytes, trace);
   ui.stages.removeAttribute('aria-busy');
   ui.copy.disabled = false;
 }
 
+// ---------------------------------------------------------------------------------------------
+// History: Back and Forward
+
+/** The same platform, tool and policy. */
+function sameSettings(a: HistoryEntry, b: HistoryEntry): boolean {
+  return a.platform === b.platform && a.tool === b.tool
+    && a.policy.localhost === b.policy.localhost && a.policy.unc === b.policy.unc
+    && a.policy.case === b.policy.case && a.policy.symlinks === b.policy.symlinks;
+}
+
+/** One text typed on from the other: letters added or taken off its end. */
+function typedOn(before: string, after: string): boolean {
+  return after.startsWith(before) || before.startsWith(after);
+}
+
+function updateHistoryButtons(): void {
+  const focused = document.activeElement;
+  ui.back.disabled = historyIndex <= 0;
+  ui.forward.disabled = historyIndex < 0 || historyIndex >= history.length - 1;
+  // A button disabled under the keyboard would drop it on the page: it goes to the other one.
+  if (focused === ui.back && ui.back.disabled && !ui.forward.disabled) ui.forward.focus();
+  if (focused === ui.forward && ui.forward.disabled && !ui.back.disabled) ui.back.focus();
+}
+
+/**
+ * A traced input joins the history after the entry on screen (entries ahead of it are dropped,
+ * as in a browser), once. Typing on from a pause replaces the entry that pause made, so a path
+ * typed letter by letter is one entry.
+ */
+function remember(entry: HistoryEntry, typed: boolean): void {
+  const current = history[historyIndex];
+  if (current !== undefined && current.input === entry.input && current.root === entry.root && sameSettings(current, entry)) return;
+  history = history.slice(0, historyIndex + 1);
+  // The input or the typed-in root, whichever is being typed.
+  const typingOn = typed && historyTyped && current !== undefined && sameSettings(current, entry)
+    && ((current.root === entry.root && typedOn(current.input, entry.input)) || (current.input === entry.input && typedOn(current.root, entry.root)));
+  if (typingOn) history[historyIndex] = entry;
+  else history.push(entry);
+  if (history.length > HISTORY_LIMIT) history = history.slice(history.length - HISTORY_LIMIT);
+  historyIndex = history.length - 1;
+  historyTyped = typed;
+  updateHistoryButtons();
+  saveState();
+}
+
+/** Back (-1) or Forward (+1): that entry's input and choices, traced again. */
+function stepHistory(step: -1 | 1): void {
+  const entry = history[historyIndex + step];
+  if (entry === undefined || !initialised) return;
+  historyIndex += step;
+  historyTyped = false;
+  ui.input.value = entry.input;
+  ui.platform.value = entry.platform;
+  ui.tool.value = entry.tool;
+  applyPolicy(entry.policy);
+  selectRoot(entry.root);
+  markChosen(null);
+  updateHistoryButtons();
+  // The request matches the entry now on screen, so tracing it leaves the history as it is.
+  changed(true);
+}
+
 /** Sends the current input for tracing now; any answer to an earlier request will be dropped. */
-function traceNow(): void {
+function traceNow(typed = false): void {
   clearTimeout(debounce);
   debounce = undefined;
   if (!initialised) return;
@@ -244,18 +413,20 @@ function traceNow(): void {
     showNothing('Choose a root, or type one in the "Other…" field.');
     return;
   }
+  remember({ input: request.input, root: request.root, platform: request.platform, policy: request.policy, tool: request.tool }, typed);
   ui.stages.setAttribute('aria-busy', 'true');
   vscode.postMessage({ type: 'trace', id, request });
 }
 
 function traceSoon(): void {
   clearTimeout(debounce);
-  debounce = setTimeout(traceNow, DEBOUNCE_MS);
+  debounce = setTimeout(() => traceNow(true), DEBOUNCE_MS);
 }
 
 /** Something the user controls changed: remember it, and trace (typing waits for a pause). */
 function changed(immediately: boolean): void {
   ui.copyStatus.textContent = '';
+  forgetAnswer();
   saveState();
   if (immediately) traceNow();
   else traceSoon();
@@ -274,7 +445,7 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   host = message.hostPlatform;
   fillRoots();
   initialised = true;
-  if (message.state) {
+  if (message.state && isPanelState(message.state)) {
     applyState(message.state);
   } else if (first) {
     if (keptRoot === null) {
@@ -304,9 +475,13 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
     ui.grantNote.hidden = false;
   }
   ui.logPath.textContent = message.logPath === null ? "The server's refusal log is not available" : `Refusal log: ${message.logPath}`;
+  ui.openLog.hidden = message.logPath === null;
   showLayers(message.layers);
   saveState();
+  updateRun();
   traceNow();
+  // A panel just opened is for typing into; a command that wants another section moves the keyboard after this.
+  if (first) ui.input.focus();
 }
 
 function showLayers(layers: readonly ProtectionLayer[]): void {
@@ -332,20 +507,37 @@ function onInspect(input: string, root: string | null): void {
 
 /** "Did you mean…": trace the suggestion, against the workspace that holds it when it is one of the roots. */
 function pickNearMiss(miss: NearMiss): void {
-  ui.input.value = miss.uri;
+  ui.input.value = suggestionOf(shown, miss);
   if (miss.workspace !== undefined && roots.some((choice) => choice.uri === miss.workspace)) selectRoot(miss.workspace);
   // The button is replaced by the new trace's list: keep the keyboard somewhere that stays.
   ui.input.focus();
   changed(true);
 }
 
+/**
+ * The trace just loaded from a list far down the page: the page scrolls up to its verdict and the
+ * keyboard goes there, so that the next Tab walks the trace.
+ */
+function bringTraceIntoView(): void {
+  ui.verdict.tabIndex = -1;
+  ui.verdict.scrollIntoView({ block: 'start' });
+  ui.verdict.focus({ preventScroll: true });
+}
+
+/** Marks the entry whose trace is shown, in the list that holds it; every other entry unmarked. */
+function markChosen(button: HTMLElement | null): void {
+  for (const other of document.querySelectorAll('.refusal[aria-current], .finding[aria-current]')) other.removeAttribute('aria-current');
+  button?.setAttribute('aria-current', 'true');
+}
+
 /** An audit finding: trace its entry against the audited folder, on this machine. */
-function pickFinding(audit: AuditSummary, finding: AuditFinding): void {
+function pickFinding(audit: AuditSummary, finding: AuditFinding, button: HTMLElement): void {
   ui.input.value = finding.path;
   selectRoot(audit.root);
   if (host !== null) ui.platform.value = host;
-  ui.verdict.scrollIntoView({ block: 'nearest' });
+  markChosen(button);
   changed(true);
+  bringTraceIntoView();
 }
 
 function showAudits(audits: readonly AuditSummary[], running: boolean): void {
@@ -355,7 +547,8 @@ function showAudits(audits: readonly AuditSummary[], running: boolean): void {
 }
 
 /** Loads a logged refusal into the panel: its input, its workspace, its tool, and its trace when it has one. */
-function loadRefusal(entry: RefusalEntry): void {
+function loadRefusal(entry: RefusalEntry, button: HTMLElement | null): void {
+  markChosen(button ?? Array.from(ui.refusals.querySelectorAll<HTMLElement>('button.refusal')).find((shown) => shown.dataset['key'] === refusalKey(entry)) ?? null);
   ui.input.value = entry.input;
   if (entry.workspaceUri !== null) selectRoot(entry.workspaceUri);
   if (isToolName(entry.tool)) ui.tool.value = entry.tool;
@@ -366,24 +559,69 @@ function loadRefusal(entry: RefusalEntry): void {
     applyPolicy(entry.trace.policy);
     clearTimeout(debounce);
     lastId++;
+    remember({ input: entry.input, root: currentRoot(), platform: currentPlatform(), policy: currentPolicy(), tool: currentTool() }, false);
     saveState();
     // A change refused for the grant's rights: the trace itself let it in.
     show(entry.trace, entry.tool, entry.code === 'ERR_READ_ONLY' ? { code: 'ERR_READ_ONLY', reason: entry.reason } : null);
+    forgetAnswer();
   } else {
     changed(true);
   }
+  bringTraceIntoView();
 }
 
-function showRefusals(): void {
-  const section = ui.refusalsTitle.closest('section') ?? ui.refusals;
-  section.scrollIntoView({ block: 'start' });
-  const first = ui.refusals.querySelector('button');
+/** A section brought into view by a command: the keyboard on its first entry, or on its heading. */
+function showSection(section: PanelSection): void {
+  const [title, list] = section === 'refusals' ? [ui.refusalsTitle, ui.refusals] : [ui.layersTitle, ui.layers];
+  (title.closest('section') ?? list).scrollIntoView({ block: 'start' });
+  const first = section === 'refusals' ? list.querySelector('button') : null;
   if (first) {
-    first.focus();
+    first.focus({ preventScroll: true });
   } else {
-    ui.refusalsTitle.tabIndex = -1;
-    ui.refusalsTitle.focus();
+    title.tabIndex = -1;
+    title.focus({ preventScroll: true });
   }
+}
+
+/** A refusal's code in the list's terms: a not-found event is its own. */
+function feedCode(entry: RefusalEntry): string {
+  return entry.event === 'not-found' ? 'not found' : entry.code;
+}
+
+/** Fills a filter's choices from the entries, keeping the one chosen (even if no entry has it now). */
+function fillFilter(select: HTMLSelectElement, any: string, values: Iterable<string>, chosen: string, label: (value: string) => string = (value) => value): void {
+  const distinct = [...new Set([...values, ...(chosen === '' ? [] : [chosen])])].sort();
+  select.replaceChildren(new Option(any, ''), ...distinct.map((value) => new Option(label(value), value)));
+  select.value = chosen;
+}
+
+/** The refusal list as the filters and the search choose it, with how many it shows. */
+function showFeed(): void {
+  const label = (uri: string) => roots.find((choice) => choice.uri === uri)?.label ?? uri;
+  fillFilter(ui.feedCode, 'Any code', feedEntries.map(feedCode), feed.code);
+  fillFilter(ui.feedTool, 'Any tool', feedEntries.map((entry) => entry.tool), feed.tool);
+  fillFilter(ui.feedWorkspace, 'Any workspace', feedEntries.flatMap((entry) => (entry.workspaceUri === null ? [] : [entry.workspaceUri])), feed.workspace, label);
+  ui.feedSearch.value = feed.search;
+  const needle = feed.search.trim().toLowerCase();
+  const after = feed.clearedBefore === '' ? null : Date.parse(feed.clearedBefore);
+  const shown = feedEntries.filter((entry) =>
+    (after === null || Date.parse(entry.time) > after)
+    && (feed.code === '' || feedCode(entry) === feed.code)
+    && (feed.tool === '' || entry.tool === feed.tool)
+    && (feed.workspace === '' || entry.workspaceUri === feed.workspace)
+    && (needle === '' || `${entry.input}\n${entry.reason}`.toLowerCase().includes(needle)));
+  const filtered = shown.length !== feedEntries.length;
+  renderRefusals(ui.refusals, shown, loadRefusal, feedEntries.length === 0 ? undefined : after !== null && shown.length === 0 ? 'Cleared: new refusals appear here.' : 'No refusal matches the filters.');
+  ui.feedCount.textContent = feedEntries.length === 0 ? '' : filtered ? `${shown.length} of ${feedEntries.length} shown` : `${feedEntries.length} shown`;
+  // Clearing hides what is listed now; the log keeps it, and "Show all" brings it back.
+  ui.feedClear.textContent = after === null ? 'Clear' : 'Show all';
+  ui.feedClear.disabled = after === null && feedEntries.length === 0;
+}
+
+function filterFeed(change: Partial<FeedFilter>): void {
+  feed = { ...feed, ...change };
+  saveState();
+  showFeed();
 }
 
 function receive(message: ExtensionMessage): void {
@@ -394,20 +632,27 @@ function receive(message: ExtensionMessage): void {
     case 'inspect':
       onInspect(message.input, message.root);
       return;
+    case 'loadRefusal':
+      loadRefusal(message.entry, null);
+      return;
     case 'traceResult':
       if (message.id === lastId) show(message.trace, requestedTool, message.serverNote);
       return;
     case 'refusals':
-      renderRefusals(ui.refusals, message.entries, loadRefusal);
+      feedEntries = message.entries;
+      showFeed();
       return;
-    case 'showRefusals':
-      showRefusals();
+    case 'showSection':
+      showSection(message.section);
       return;
     case 'audits':
       showAudits(message.audits, message.running);
       return;
     case 'copied':
       ui.copyStatus.textContent = message.ok ? 'Copied' : 'Could not copy';
+      return;
+    case 'toolAnswer':
+      if (message.id === lastRunId) renderAnswer(ui.answer, message.tool, message.answer);
       return;
     default:
       assertNever(message);
@@ -445,16 +690,41 @@ ui.copy.addEventListener('click', () => {
   vscode.postMessage({ type: 'copyTestCase', row: testCaseRow(shown) });
 });
 ui.auditRun.addEventListener('click', () => vscode.postMessage({ type: 'runAudit' }));
+ui.openLog.addEventListener('click', () => vscode.postMessage({ type: 'openLog' }));
+ui.run.addEventListener('click', runOnServer);
+ui.feedSearch.addEventListener('input', () => filterFeed({ search: ui.feedSearch.value }));
+ui.feedCode.addEventListener('change', () => filterFeed({ code: ui.feedCode.value }));
+ui.feedTool.addEventListener('change', () => filterFeed({ tool: ui.feedTool.value }));
+ui.feedWorkspace.addEventListener('change', () => filterFeed({ workspace: ui.feedWorkspace.value }));
+ui.feedClear.addEventListener('click', () => filterFeed({ clearedBefore: feed.clearedBefore === '' ? (feedEntries[0]?.time ?? '') : '' }));
+ui.back.addEventListener('click', () => stepHistory(-1));
+ui.forward.addEventListener('click', () => stepHistory(1));
+ui.hideUnchanged.addEventListener('change', () => {
+  hideQuietStages(ui.stages, ui.hideUnchanged.checked);
+  saveState();
+});
+// Alt+Left and Alt+Right step through the history anywhere in the panel, caught before the webview
+// passes the keys on to the editor's keybindings. On macOS, Option+Arrow in a text field moves by
+// word: there it is left to the field.
+const MAC = navigator.userAgent.includes('Mac');
+window.addEventListener('keydown', (event) => {
+  if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
+  if (MAC && event.target instanceof HTMLInputElement && event.target.type === 'text') return;
+  event.preventDefault();
+  event.stopPropagation();
+  stepHistory(event.key === 'ArrowLeft' ? -1 : 1);
+}, true);
 window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => receive(event.data));
 
 // Until `init` arrives: what this webview last showed (VS Code keeps it across hide and reload).
 const saved = vscode.getState();
 if (isPanelState(saved)) applyState(saved);
 else applyPolicy(DEFAULT_POLICY);
+updateHistoryButtons();
 ui.copy.disabled = true;
 clearVerdict(ui.verdict);
 clearStages(ui.stages);
-renderRefusals(ui.refusals, [], loadRefusal);
+showFeed();
 renderAudits(ui.audits, [], pickFinding);
 
 vscode.postMessage({ type: 'ready' });

@@ -3,7 +3,7 @@
  * into its list. Every piece of text goes in through `textContent` (or `new Option`), never as
  * markup: inputs, paths and reasons are attacker-chosen strings.
  */
-import type { AuditFinding, AuditSummary, RefusalEntry, RootChoice, ServerNote, Trace } from '../src/shared/messages.js';
+import type { AuditFinding, AuditSummary, RefusalEntry, RootChoice, ServerNote, ToolAnswer, Trace } from '../src/shared/messages.js';
 import { stageChange, type Segment } from './diff.js';
 import { ambiguousNames, utf8Hex } from './unicode.js';
 
@@ -44,9 +44,14 @@ function visuallyHidden(text: string): HTMLSpanElement {
   return el('span', 'visually-hidden', text);
 }
 
-/** The banner's heading line: "INSIDE", or "OUTSIDE — ERR_OUTSIDE at containment". */
+/** Inside, but the path names nothing: allowed, and nothing is there yet. */
+function nothingThere(trace: Trace): boolean {
+  return trace.verdict === 'inside' && trace.kind === 'missing';
+}
+
+/** The banner's heading line: "INSIDE", "INSIDE — nothing there yet", or "OUTSIDE — ERR_OUTSIDE at containment". */
 export function verdictHeadline(trace: Trace): string {
-  if (trace.verdict === 'inside') return 'INSIDE';
+  if (trace.verdict === 'inside') return nothingThere(trace) ? 'INSIDE — nothing there yet' : 'INSIDE';
   const where = trace.stage === 'root' ? 'the root' : trace.stage;
   return `${trace.verdict.toUpperCase()} — ${trace.code ?? 'no code'} at ${where}`;
 }
@@ -75,8 +80,10 @@ export interface VerdictContext {
 }
 
 export function renderVerdict(banner: HTMLElement, trace: Trace, context: VerdictContext): void {
-  banner.className = `verdict verdict-${trace.verdict}`;
-  const headline = el('p', 'verdict-headline', undefined, icon(VERDICT_ICON[trace.verdict]), el('strong', undefined, verdictHeadline(trace)));
+  const missing = nothingThere(trace);
+  // `verdict-inside` stays: a missing file is inside; `verdict-missing` draws it apart from a file that is there.
+  banner.className = `verdict verdict-${trace.verdict}${missing ? ' verdict-missing' : ''}`;
+  const headline = el('p', 'verdict-headline', undefined, icon(missing ? 'codicon-circle-large-outline' : VERDICT_ICON[trace.verdict]), el('strong', undefined, verdictHeadline(trace)));
   const parts: Node[] = [headline];
   parts.push(el('p', 'verdict-operation', `As seen by ${context.tool}${context.acts === null ? '' : `: ${context.acts}`}`));
   if (trace.stage === 'root') {
@@ -106,6 +113,14 @@ function statusCell(status: StageStatus): HTMLTableCellElement {
   return el('td', 'status', undefined, icon(STATUS_ICON[status]), el('span', 'status-word', status));
 }
 
+/** Appends `text` to `target`, with a line break allowed after each separator (names stay whole where they fit). */
+function appendBreakable(target: HTMLElement, text: string): void {
+  for (const part of text.split(/(?<=[/\\])/)) {
+    if (target.hasChildNodes() && /[/\\]$/.test(target.lastChild?.textContent ?? '')) target.append(document.createElement('wbr'));
+    target.append(part);
+  }
+}
+
 /**
  * A path, its changed segments wrapped in `tag`: `del` in an input for what the stage removed,
  * `ins` in an output for what it added. The stylesheet gives each a hidden spoken label.
@@ -131,9 +146,58 @@ function pathCell(value: string | null, segments: readonly Segment[] | null, tag
   return cell;
 }
 
-/** A stage whose output is its input rewritten; containment answers with a verdict word instead. */
-function rewrites(stage: StageResult): stage is StageResult & { readonly output: string } {
-  return stage.output !== null && stage.stage !== 'containment';
+/**
+ * An output that is its input: the text is drawn once, in the input cell. This cell says
+ * "unchanged" (the stylesheet's word, spoken too) and keeps the text for hover and copying.
+ */
+function unchangedCell(value: string): HTMLTableCellElement {
+  const text = el('span', 'unchanged-text', value);
+  text.setAttribute('aria-hidden', 'true');
+  const cell = el('td', 'path unchanged', undefined, el('span', 'unchanged-label'), text);
+  cell.title = value;
+  return cell;
+}
+
+/** The case stage's output: the key names are compared by, not a new spelling of the path. */
+function comparisonKeyCell(key: string): HTMLTableCellElement {
+  const text = el('span', 'key-text');
+  appendBreakable(text, key);
+  return el('td', 'path comparison-key', undefined, el('span', 'key-label'), text);
+}
+
+/**
+ * What a row's output is: the input rewritten, the key the case stage compares by (the path
+ * itself goes on as it was), or containment's verdict word.
+ */
+type OutputKind = 'rewrite' | 'key' | 'verdict';
+
+function outputKind(stage: StageResult): OutputKind {
+  if (stage.stage === 'containment') return 'verdict';
+  return stage.stage === 'case' ? 'key' : 'rewrite';
+}
+
+/**
+ * A stage as its row shows it. The refusals stage judges the text as sent, which the core gives
+ * as its input, but what it passes on is parse's result, untouched: its row continues from
+ * parse's output, so that the rows read as a chain, and its note says what it judged.
+ */
+function asShown(stage: StageResult, previous: StageResult | undefined): StageResult {
+  if (stage.stage !== 'refusals' || previous?.stage !== 'parse' || previous.output === null || previous.output === stage.input) return stage;
+  const judged = "judged on the text as sent (the parse row's input); parse's result goes on unchanged";
+  return { ...stage, input: previous.output, output: stage.output === null ? null : previous.output, note: stage.note === '' ? judged : `${stage.note}; ${judged}` };
+}
+
+function stagesCaption(rootRefused: boolean, hideUnchanged: boolean): string {
+  return `${rootRefused ? "Stages of the root's conversion (the root was refused)" : 'Stages of the decision'}. `
+    + 'In each row, what the stage removed from its input and what it added to its output are marked; an output that is its input reads "unchanged"; '
+    + 'the case stage shows the key names are compared by.'
+    + (hideUnchanged ? ' Stages that changed nothing are hidden.' : '');
+}
+
+/** "Hide unchanged stages": the quiet rows hidden (the stylesheet's rule), and the caption says so. */
+export function hideQuietStages(table: HTMLTableElement, hide: boolean): void {
+  table.classList.toggle('hide-quiet', hide);
+  if (table.caption && table.tBodies[0]?.rows.length) table.caption.textContent = stagesCaption(table.dataset['rootRefused'] === 'true', hide);
 }
 
 /**
@@ -143,19 +207,22 @@ function rewrites(stage: StageResult): stage is StageResult & { readonly output:
  * When the root itself was refused the request's stages never ran: the root's conversion is
  * shown instead, its last stage the deciding one.
  */
-export function renderStages(table: HTMLTableElement, trace: Trace): void {
+export function renderStages(table: HTMLTableElement, trace: Trace, hideUnchanged = false): void {
   const rootRefused = trace.stage === 'root';
   const stages = rootRefused ? trace.rootStages : trace.stages;
   const body = table.tBodies[0] ?? table.createTBody();
-  const rows = stages.map((stage, index) => {
+  const rows = stages.map((original, index) => {
+    const stage = asShown(original, stages[index - 1]);
     const deciding = rootRefused ? index === stages.length - 1 : stage.stage === trace.stage;
-    const same = rewrites(stage) && stage.output === stage.input;
+    const kind = outputKind(stage);
+    const same = kind !== 'verdict' && stage.output === stage.input;
     const quiet = !deciding && (stage.status === 'skip' || (stage.status === 'pass' && same));
-    const change = rewrites(stage) && !same ? stageChange(stage.input, stage.output) : null;
+    const change = kind === 'rewrite' && stage.output !== null && !same ? stageChange(stage.input, stage.output) : null;
     const name = el('th', 'stage', rootRefused ? `root: ${stage.stage}` : stage.stage);
     name.scope = 'row';
-    const output = pathCell(stage.output, change?.output ?? null, 'ins');
-    if (same) output.classList.add('unchanged');
+    const output = stage.output !== null && same ? unchangedCell(stage.output)
+      : stage.output !== null && kind === 'key' ? comparisonKeyCell(stage.output)
+        : pathCell(stage.output, change?.output ?? null, 'ins');
     const row = el('tr', undefined, undefined,
       name,
       statusCell(stage.status),
@@ -172,10 +239,8 @@ export function renderStages(table: HTMLTableElement, trace: Trace): void {
     return row;
   });
   body.replaceChildren(...rows);
-  if (table.caption) {
-    table.caption.textContent = `${rootRefused ? "Stages of the root's conversion (the root was refused)" : 'Stages of the decision'}. `
-      + 'In each row, what the stage removed from its input and what it added to its output are marked.';
-  }
+  table.dataset['rootRefused'] = String(rootRefused);
+  hideQuietStages(table, hideUnchanged);
   table.hidden = false;
 }
 
@@ -245,17 +310,31 @@ function nearMissWhy(miss: NearMiss, roots: readonly RootChoice[]): string {
   }
 }
 
+/**
+ * How to type a near miss: relative to the root when the input was relative and the entry lies in
+ * the root (as the person typed it), its URI otherwise.
+ */
+export function suggestionOf(trace: Trace | null, miss: NearMiss): string {
+  if (trace === null || trace.rootPath === null || miss.workspace !== undefined) return miss.uri;
+  const typedRelative = !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(trace.input) && !/^[/\\]/.test(trace.input);
+  const separator = trace.platform === 'win32' ? '\\' : '/';
+  const base = trace.rootPath.endsWith(separator) ? trace.rootPath : trace.rootPath + separator;
+  if (!typedRelative || !miss.path.startsWith(base)) return miss.uri;
+  return miss.path.slice(base.length).split(separator).join('/');
+}
+
 /** "Did you mean…": each near miss a button that traces it. Hidden when there are none. */
-export function renderNearMisses(section: HTMLElement, list: HTMLUListElement, misses: readonly NearMiss[], roots: readonly RootChoice[], pick: (miss: NearMiss) => void): void {
+export function renderNearMisses(section: HTMLElement, list: HTMLUListElement, misses: readonly NearMiss[], roots: readonly RootChoice[], pick: (miss: NearMiss) => void, trace: Trace | null = null): void {
   list.replaceChildren(...misses.map((miss) => {
+    const suggestion = suggestionOf(trace, miss);
     const button = el('button', 'near-miss', undefined,
       icon('codicon-arrow-right'),
-      el('span', 'near-miss-uri', miss.uri),
+      el('span', 'near-miss-uri', suggestion),
       document.createTextNode(' '),
       el('span', 'near-miss-why', nearMissWhy(miss, roots)),
     );
     button.type = 'button';
-    button.title = `Trace ${miss.uri}`;
+    button.title = `Trace ${suggestion}`;
     button.dataset['why'] = miss.why;
     button.addEventListener('click', () => pick(miss));
     return el('li', undefined, undefined, button);
@@ -268,13 +347,13 @@ function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 /** The last audit of each folder: its findings as buttons that trace the entry. */
-export function renderAudits(container: HTMLElement, audits: readonly AuditSummary[], pick: (audit: AuditSummary, finding: AuditFinding) => void): void {
+export function renderAudits(container: HTMLElement, audits: readonly AuditSummary[], pick: (audit: AuditSummary, finding: AuditFinding, button: HTMLButtonElement) => void): void {
   if (audits.length === 0) {
     container.replaceChildren(el('p', 'audit-empty', 'No audit yet. An audit walks each workspace folder without following links and lists links that escape, dangle or loop, case and Unicode twins, names other platforms cannot hold, hard links and what cannot be read.'));
     return;
   }
   container.replaceChildren(...audits.map((audit) => {
-    const time = el('time', 'audit-time', shortTime(audit.time));
+    const time = el('time', 'audit-time', fullTime(audit.time));
     time.dateTime = audit.time;
     const found = audit.error !== null ? 'did not finish' : audit.total === 0 ? 'nothing found' : plural(audit.total, 'finding');
     const scanned = audit.error !== null ? '' : `, ${plural(audit.scanned, 'entry', 'entries')} examined${audit.truncated ? ' (stopped at the limit: boundaryInspector.auditMaxEntries)' : ''}`;
@@ -291,7 +370,7 @@ export function renderAudits(container: HTMLElement, audits: readonly AuditSumma
         button.type = 'button';
         button.title = `Trace ${finding.path}`;
         button.dataset['kind'] = finding.kind;
-        button.addEventListener('click', () => pick(audit, finding));
+        button.addEventListener('click', () => pick(audit, finding, button));
         return el('li', undefined, undefined, button);
       }));
       parts.push(list);
@@ -303,42 +382,51 @@ export function renderAudits(container: HTMLElement, audits: readonly AuditSumma
   }));
 }
 
-/** Local time, short: the time alone for today, the date too for older entries. */
-function shortTime(iso: string): string {
+/** Local date and time to the second: refusals come seconds apart, and a log spans days. */
+function fullTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const today = date.toDateString() === new Date().toDateString();
-  return today
-    ? date.toLocaleTimeString(undefined, { timeStyle: 'short' })
-    : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-function codeClass(code: string): string {
-  return code === 'ERR_OUTSIDE' || code === 'ERR_SYMLINK_ESCAPE' ? 'code code-outside' : 'code code-refused';
+function codeClass(entry: RefusalEntry): string {
+  if (entry.event === 'not-found') return 'code code-missing';
+  return entry.code === 'ERR_OUTSIDE' || entry.code === 'ERR_SYMLINK_ESCAPE' ? 'code code-outside' : 'code code-refused';
 }
 
 /** The refusal log, newest first (the order it arrives in); each entry a button that loads it. */
-export function renderRefusals(list: HTMLOListElement, entries: readonly RefusalEntry[], pick: (entry: RefusalEntry) => void): void {
+export function renderRefusals(list: HTMLOListElement, entries: readonly RefusalEntry[], pick: (entry: RefusalEntry, button: HTMLButtonElement) => void, whenNone?: string): void {
   // The list is replaced whenever the log changes: keep the keyboard on the entry it was on.
   const active = document.activeElement;
   const focusedKey = active instanceof HTMLButtonElement && list.contains(active) ? active.dataset['key'] : undefined;
   if (entries.length === 0) {
-    list.replaceChildren(el('li', 'refusals-empty', 'No refusals yet.'));
+    list.replaceChildren(el('li', 'refusals-empty', whenNone ?? 'No refusals yet. A call of the agent that the server refuses, or that names a path with nothing there, appears here. To see one now, trace a path above and run it on the server.'));
     return;
   }
   list.replaceChildren(...entries.map((entry) => {
-    const time = el('time', 'refusal-time', shortTime(entry.time));
+    const time = el('time', 'refusal-time', fullTime(entry.time));
     time.dateTime = entry.time;
     // The tool first: what was refused is the question a person scanning the list asks.
-    const head = el('span', 'refusal-head', undefined,
-      el('span', 'refusal-tool', entry.tool),
-      document.createTextNode(' '),
-      el('span', codeClass(entry.code), entry.code),
-      document.createTextNode(' at '),
-      el('span', 'refusal-stage', entry.stage),
-      document.createTextNode(' '),
-      time,
-    );
+    // A path allowed but naming nothing reads differently from a refusal: it is marked as such.
+    const head = entry.event === 'not-found'
+      ? el('span', 'refusal-head', undefined,
+        el('span', 'refusal-tool', entry.tool),
+        document.createTextNode(' '),
+        el('span', 'refusal-event', 'not found'),
+        document.createTextNode(' '),
+        el('span', codeClass(entry), entry.code),
+        document.createTextNode(' '),
+        time,
+      )
+      : el('span', 'refusal-head', undefined,
+        el('span', 'refusal-tool', entry.tool),
+        document.createTextNode(' '),
+        el('span', codeClass(entry), entry.code),
+        document.createTextNode(' at '),
+        el('span', 'refusal-stage', entry.stage),
+        document.createTextNode(' '),
+        time,
+      );
     const button = el('button', 'refusal', undefined,
       head,
       document.createTextNode(' '),
@@ -346,14 +434,16 @@ export function renderRefusals(list: HTMLOListElement, entries: readonly Refusal
       document.createTextNode(' '),
       el('span', 'refusal-reason', entry.reason),
     );
-    const misses = nearMissesOf(entry.trace);
+    // A not-found event's reason already names its near misses, as the server answered.
+    const misses = entry.event === 'not-found' ? [] : nearMissesOf(entry.trace);
     if (misses.length > 0) {
       const more = misses.length > 1 ? ` and ${plural(misses.length - 1, 'more')}` : '';
-      button.append(document.createTextNode(' '), el('span', 'refusal-near', `Did you mean ${misses[0]!.uri}${more}?`));
+      button.append(document.createTextNode(' '), el('span', 'refusal-near', `Did you mean ${suggestionOf(entry.trace, misses[0]!)}${more}?`));
     }
     button.type = 'button';
     button.dataset['key'] = refusalKey(entry);
-    button.addEventListener('click', () => pick(entry));
+    button.dataset['event'] = entry.event ?? 'refusal';
+    button.addEventListener('click', () => pick(entry, button));
     return el('li', undefined, undefined, button);
   }));
   if (focusedKey !== undefined) {
@@ -368,7 +458,7 @@ export function nearMissesOf(trace: Trace | null): readonly NearMiss[] {
   return Array.isArray(misses) ? (misses as NearMiss[]) : [];
 }
 
-function refusalKey(entry: RefusalEntry): string {
+export function refusalKey(entry: RefusalEntry): string {
   return JSON.stringify([entry.time, entry.tool, entry.workspaceUri, entry.input, entry.code]);
 }
 
@@ -386,4 +476,30 @@ export function testCaseRow(trace: Trace): string {
     stage: trace.stage,
     path: trace.path ?? undefined,
   });
+}
+
+/** The real server's answer to "Run on the server"; null while it is on its way. */
+export function renderAnswer(section: HTMLElement, tool: string, answer: ToolAnswer | null): void {
+  const heading = el('h2', undefined, `The server's answer to ${tool}`);
+  section.hidden = false;
+  if (answer === null) {
+    section.dataset['kind'] = 'pending';
+    section.replaceChildren(heading, el('p', 'answer-status', 'Asking the server…'));
+    return;
+  }
+  section.dataset['kind'] = answer.kind;
+  if (answer.kind === 'not-run' || answer.kind === 'failed') {
+    section.replaceChildren(heading, el('p', 'answer-status', `${answer.kind === 'failed' ? 'The server did not answer: ' : ''}${answer.reason}`));
+    return;
+  }
+  const status = answer.kind === 'refused'
+    ? el('p', 'answer-status', undefined, icon('codicon-error'), el('span', undefined, 'Refused: '), el('span', 'code code-refused', answer.code ?? ''), document.createTextNode(answer.stage ? ` at ${answer.stage}. It is in the refusal list below.` : ''))
+    : answer.kind === 'error'
+      ? el('p', 'answer-status', undefined, icon('codicon-warning'), el('span', undefined, 'The call failed (the path was allowed).'))
+      : el('p', 'answer-status', undefined, icon('codicon-pass'), el('span', undefined, 'Answered.'));
+  const text = el('pre', 'answer-text', answer.text);
+  text.tabIndex = 0;
+  const parts: Node[] = [heading, status, text];
+  if (answer.omittedChars > 0) parts.push(el('p', 'answer-more', `and ${plural(answer.omittedChars, 'more character')} not shown`));
+  section.replaceChildren(...parts);
 }

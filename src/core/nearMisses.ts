@@ -57,13 +57,18 @@ interface Search {
  * holding `%xx`), the name a raw `#`, `?` or trailing space cut from a `file:` URI, and a path
  * that lies in another granted workspace.
  *
- * Bounded and inside: only the deepest existing folder of the path is searched, reached from the
- * root's real path through folders that are not links; spellings the input suggests are looked
- * up by name, and at most `maxNames` names are listed. Nothing outside the root's real path is
- * looked up; the root's own names and other workspaces are compared by name alone. Every folder
- * relied on is looked up again at the end, and if one changed (a folder swapped for a link)
- * nothing found on disk is kept. A swap and a swap back while a folder is listed is not seen:
- * a host port that lists through a descriptor (as `nodeFileSystem` does on Linux) narrows that.
+ * Bounded and inside: the deepest existing folder of the path is searched first, reached from the
+ * root's real path through folders that are not links. If it offers nothing, an earlier name may
+ * be the slip (`café/` typed, the file in its NFD twin beside it): from the deepest level up, the
+ * entries beside each earlier name that relate to it in those same ways are offered where all of
+ * the input's later names exist below them, through folders that are not links, and the first
+ * level offering any ends the search. Spellings the input suggests are looked up by name, at most
+ * `maxNames` names are listed (all folders together), and each related entry is followed no
+ * deeper than the path. Nothing outside the root's real path is looked up; the root's own names
+ * and other workspaces are compared by name alone. Every folder relied on is looked up again at
+ * the end, and if one changed (a folder swapped for a link) nothing found on disk is kept. A swap
+ * and a swap back while a folder is listed is not seen: a host port that lists through a
+ * descriptor (as `nodeFileSystem` does on Linux) narrows that.
  * `trace` must be one made against `root`.
  */
 export function findNearMisses(trace: Trace, root: PreparedRoot, options: NearMissOptions = {}): NearMiss[] {
@@ -247,34 +252,68 @@ function namesIn(search: Search, folder: string): readonly string[] {
   return names;
 }
 
+/** `names` followed as far down `rest` as entries exist, through folders that are not links. */
+function followed(search: Search, names: readonly string[], rest: readonly string[]): string[] {
+  const reached = [...names];
+  for (const next of rest) {
+    if (!isPlainName(next, search.platform) || !plainFolder(search, pathBelow(search, reached))) break;
+    if (!exists(search, pathBelow(search, [...reached, next]))) break;
+    reached.push(next);
+  }
+  return reached;
+}
+
 /**
  * Offers the existing entry `name` in the folder at `folderNames`, followed as far down `rest`
  * (the names the input had after it) as entries exist, through folders that are not links.
  */
 function offer(search: Search, folderNames: readonly string[], name: string, rest: readonly string[], why: NearMissWhy): void {
-  const names = [...folderNames, name];
-  for (const next of rest) {
-    if (!isPlainName(next, search.platform) || !plainFolder(search, pathBelow(search, names))) break;
-    if (!exists(search, pathBelow(search, [...names, next]))) break;
-    names.push(next);
-  }
-  add(search.found, nearMiss(pathBelow(search, names), why, search.platform));
+  add(search.found, nearMiss(pathBelow(search, followed(search, [...folderNames, name], rest)), why, search.platform));
 }
 
-/** Existing names beside a missing one: its suggested spellings first, then the folder's names. */
-function besideMissing(search: Search, folderNames: readonly string[], asked: string, rest: readonly string[], percent: boolean, why?: NearMissWhy): void {
-  for (const [spelling, related] of spellings(asked, search.comparison, percent)) {
-    if (isPlainName(spelling, search.platform) && exists(search, pathBelow(search, [...folderNames, spelling]))) {
-      offer(search, folderNames, spelling, rest, why ?? related);
-    }
+/**
+ * Existing entries of the folder at `folderNames` related to `asked`, each once: its suggested
+ * spellings first (found even in a folder too large to list), then the folder's listed names.
+ */
+function relatedEntries(search: Search, folderNames: readonly string[], asked: string, percent: boolean): [string, NearMissWhy][] {
+  const related = new Map<string, NearMissWhy>();
+  for (const [spelling, why] of spellings(asked, search.comparison, percent)) {
+    if (related.has(spelling) || !isPlainName(spelling, search.platform)) continue;
+    if (exists(search, pathBelow(search, [...folderNames, spelling]))) related.set(spelling, why);
   }
   for (const existing of namesIn(search, pathBelow(search, folderNames))) {
-    const related = relation(asked, existing, search.comparison, percent);
-    if (related !== null) offer(search, folderNames, existing, rest, why ?? related);
+    const why = relation(asked, existing, search.comparison, percent);
+    if (why !== null && !related.has(existing)) related.set(existing, why);
+  }
+  return [...related];
+}
+
+/** Existing names beside a missing one. */
+function besideMissing(search: Search, folderNames: readonly string[], asked: string, rest: readonly string[], percent: boolean, why?: NearMissWhy): void {
+  for (const [existing, related] of relatedEntries(search, folderNames, asked, percent)) offer(search, folderNames, existing, rest, why ?? related);
+}
+
+/**
+ * Twins of the names that do exist (`names[0]` to `names[depth - 1]`), from the deepest up: an
+ * entry related to one of them, offered only where all of the input's later names exist below it.
+ * Stops at the first level that offers any: the slip nearest the missing name.
+ */
+function besideExisting(search: Search, names: readonly string[], depth: number, percent: boolean, why?: NearMissWhy): void {
+  let offered = false;
+  for (let level = depth - 1; level >= 0 && !offered; level--) {
+    const folderNames = names.slice(0, level);
+    const rest = names.slice(level + 1);
+    for (const [twin, related] of relatedEntries(search, folderNames, names[level]!, percent)) {
+      if (search.found.length >= MAX_NEAR_MISSES) return;
+      const reached = followed(search, [...folderNames, twin], rest);
+      if (reached.length < names.length) continue;
+      add(search.found, nearMiss(pathBelow(search, reached), why ?? related, search.platform));
+      offered = true;
+    }
   }
 }
 
-/** The deepest existing folder of the target, and the names beside its first missing name. */
+/** The names beside the first missing name of the target, else twins of the existing names before it. */
 function searchTarget(search: Search, root: Extract<PreparedRoot, { ok: true }>, target: SplitPath, percent: boolean): void {
   let names = belowRoot(root, target);
   let why: NearMissWhy | undefined;
@@ -292,13 +331,12 @@ function searchTarget(search: Search, root: Extract<PreparedRoot, { ok: true }>,
   }
   const asked = names[depth]!;
   const rest = names.slice(depth + 1);
+  const before = search.found.length;
   const look = search.fs.lstat(pathBelow(search, [...folderNames, asked]));
-  // A name that is there, or that cannot be looked up, is not what was mistyped.
-  if (look.kind !== 'missing') {
-    if (why && look.kind !== 'error') offer(search, folderNames, asked, rest, why);
-    return;
-  }
-  besideMissing(search, folderNames, asked, rest, percent, why);
+  // A name that is there, or that cannot be looked up, is not what was mistyped (an earlier one may be).
+  if (look.kind === 'missing') besideMissing(search, folderNames, asked, rest, percent, why);
+  else if (why && look.kind !== 'error') offer(search, folderNames, asked, rest, why);
+  if (search.found.length === before) besideExisting(search, names, depth, percent, why);
 }
 
 /** The path of `input` by the lexical stages (parse to normalise), or null if they refuse it. */

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuditReport, Finding } from '../audit/audit.js';
@@ -22,6 +23,23 @@ function asShown(entry: string, rootReal: string, rootShown: string): string {
   return entry.startsWith(base) ? path.join(rootShown, entry.slice(base.length)) : entry;
 }
 
+/** "U+0063 U+0061 U+0066 U+00E9": twins look alike, their code points do not. */
+export function codePoints(name: string): string {
+  return Array.from(name, (char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+}
+
+/** A finding's message in Problems: its detail, and for twins the code points of this entry's name. */
+export function diagnosticMessage(finding: Pick<Finding, 'kind' | 'path' | 'detail'>): string {
+  if (finding.kind !== 'case-twins' && finding.kind !== 'unicode-twins') return finding.detail;
+  return `${finding.detail} This entry's name is ${codePoints(path.basename(finding.path))}.`;
+}
+
+/** A folder or a link: an editor cannot show it, so the Explorer does. */
+function isFolderOrLink(entry: string): boolean {
+  const stats = fs.lstatSync(entry, { throwIfNoEntry: false });
+  return stats !== undefined && (stats.isDirectory() || stats.isSymbolicLink());
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -41,7 +59,28 @@ export class WorkspaceAuditor implements vscode.Disposable {
   /** An audit started or finished. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly openInspector: () => void) {}
+  /** Entries with findings that are folders or links: opened from Problems, they are revealed in the Explorer instead. */
+  private readonly revealed = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly openInspector: () => void,
+    /** The page that explains a kind of finding (docs/findings.md), for each diagnostic's code. */
+    private readonly docsOf: (kind: string) => vscode.Uri,
+  ) {
+    this.disposables.push(
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingActions(), { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+      // Problems opens an editor on any entry; for a folder or a link that editor only says it
+      // cannot show it (or shows what an escaping link leads to): the Explorer shows it instead.
+      vscode.window.tabGroups.onDidChangeTabs(({ opened }) => {
+        for (const tab of opened) {
+          if (!(tab.input instanceof vscode.TabInputText) || !this.revealed.has(tab.input.uri.toString())) continue;
+          const uri = tab.input.uri;
+          void vscode.window.tabGroups.close(tab).then(() => vscode.commands.executeCommand('revealInExplorer', uri));
+        }
+      }),
+    );
+  }
 
   get audits(): readonly AuditSummary[] {
     return [...this.summaries.values()];
@@ -166,18 +205,20 @@ export class WorkspaceAuditor implements vscode.Disposable {
     for (const uri of this.published.get(folderKey) ?? []) this.collection.delete(uri);
     const byPath = new Map<string, vscode.Diagnostic[]>();
     for (const finding of findings) {
-      const diagnostic = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), finding.detail, severityOf(finding));
+      const diagnostic = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), diagnosticMessage(finding), severityOf(finding));
       diagnostic.source = DIAGNOSTIC_SOURCE;
-      diagnostic.code = finding.kind;
+      diagnostic.code = { value: finding.kind, target: this.docsOf(finding.kind) };
       const list = byPath.get(finding.path);
       if (list) list.push(diagnostic);
       else byPath.set(finding.path, [diagnostic]);
     }
     const uris: vscode.Uri[] = [];
+    for (const uri of this.published.get(folderKey) ?? []) this.revealed.delete(uri.toString());
     for (const [entry, diagnostics] of byPath) {
       const uri = vscode.Uri.file(entry);
       this.collection.set(uri, diagnostics);
       uris.push(uri);
+      if (isFolderOrLink(entry)) this.revealed.add(uri.toString());
     }
     this.published.set(folderKey, uris);
   }
@@ -216,5 +257,18 @@ export class WorkspaceAuditor implements vscode.Disposable {
   dispose(): void {
     this.collection?.dispose();
     this.changed.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+/** Quick fixes on a finding: trace its entry in the inspector, or show it in the Explorer. */
+class FindingActions implements vscode.CodeActionProvider {
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    if (!context.diagnostics.some((diagnostic) => diagnostic.source === DIAGNOSTIC_SOURCE)) return [];
+    const trace = new vscode.CodeAction(vscode.l10n.t('Trace in the Inspector'), vscode.CodeActionKind.QuickFix);
+    trace.command = { title: trace.title, command: 'boundaryInspector.inspectResource', arguments: [document.uri] };
+    const reveal = new vscode.CodeAction(vscode.l10n.t('Reveal in Explorer'), vscode.CodeActionKind.QuickFix);
+    reveal.command = { title: reveal.title, command: 'revealInExplorer', arguments: [document.uri] };
+    return [trace, reveal];
   }
 }

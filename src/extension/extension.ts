@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
-import type { ExtensionMessage, PanelState } from '../shared/messages.js';
+import type { ExtensionMessage, PanelState, RefusalEntry } from '../shared/messages.js';
 import type { WorkspaceAuditor } from './audit.js';
 import { AUDIT_COMMAND, VIEW_TYPE } from './ids.js';
 import { grantNoteText, ServerProvider, PROVIDER_ID, refusalLogPath } from './mcpProvider.js';
 import type { PanelContext } from './panel.js';
-import { checkServerSandbox, type CheckedSandbox } from './protection.js';
+import { checkServerSandbox, hostProtection, type CheckedSandbox } from './protection.js';
+import { RefusalStatus } from './refusalStatus.js';
+import { registerSidebar } from './sidebar.js';
 import { readSettings } from './settings.js';
 
 type PanelModule = typeof import('./panel.js');
@@ -31,13 +33,17 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
   const loadAuditor = async (): Promise<WorkspaceAuditor> => {
     const { WorkspaceAuditor } = await import('./audit.js');
     if (auditor === undefined) {
-      auditor = new WorkspaceAuditor(() => void showPanel());
+      auditor = new WorkspaceAuditor(() => void showPanel(), (kind) => findingDocs(context, kind));
       context.subscriptions.push(auditor, auditor.onDidChange(() => panelModule?.InspectorPanel.visible?.showAudits()));
     }
     return auditor;
   };
 
-  const provider = new ServerProvider(context.extensionUri, refusalLogPath(context), () => panelModule?.InspectorPanel.visible?.refresh());
+  let refreshSidebar = () => {};
+  const provider = new ServerProvider(context.extensionUri, refusalLogPath(context), () => {
+    panelModule?.InspectorPanel.visible?.refresh();
+    refreshSidebar();
+  });
   context.subscriptions.push(provider, vscode.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, provider));
 
   // The server checks its sandbox for the arguments it is given, once per set; the panel shows the answer when it comes.
@@ -52,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
         if (sandbox === undefined || checked !== asked) return;
         asked.sandbox = sandbox;
         panelModule?.InspectorPanel.visible?.refresh();
+        refreshSidebar();
       });
     }
     return checked.sandbox;
@@ -63,17 +70,33 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     roots: () => provider.launch().roots,
     grantNote: () => grantNoteText(provider.launch().notes),
     settings: () => readSettings().policy,
+    simulatedRoots: () => readSettings().simulatedRoots,
     audits: () => ({ audits: auditor?.audits ?? [], running: auditor?.isRunning ?? false }),
     // The panel shows the results itself: no notification to point at them.
     runAudit: () => void loadAuditor().then((loaded) => loaded.run(undefined, { quiet: true })),
     checkedSandbox,
+    provider,
   };
   const rootOf = (uri: vscode.Uri) => vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() ?? null;
+  const showRefusal = (entry: RefusalEntry) => showPanel({ type: 'loadRefusal', entry });
+
+  const sidebar = registerSidebar({
+    logPath: provider.refusalLog,
+    roots: () => provider.launch().roots,
+    grantNote: () => grantNoteText(provider.launch().notes),
+    layers: () => hostProtection(checkedSandbox()),
+  });
+  refreshSidebar = sidebar.refresh;
+  context.subscriptions.push(sidebar.disposable);
+  // After activation: the count reads the log, which activation never waits for.
+  const status = setTimeout(() => context.subscriptions.push(new RefusalStatus(provider.refusalLog, showRefusal)), 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(status) });
 
   context.subscriptions.push(
     vscode.commands.registerCommand('boundaryInspector.openInspector', () => showPanel()),
-    // An input given with the command (the walkthrough's link) is traced as it is; otherwise ask.
-    vscode.commands.registerCommand('boundaryInspector.inspectPath', async (given?: unknown) => {
+    // An input given with the command (the walkthrough's link, the sidebar's folders) is traced as
+    // it is, against the root given with it if any; otherwise ask.
+    vscode.commands.registerCommand('boundaryInspector.inspectPath', async (given?: unknown, root?: unknown) => {
       const input =
         typeof given === 'string'
           ? given
@@ -84,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
               ignoreFocusOut: true,
             });
       if (input === undefined) return;
-      await showPanel({ type: 'inspect', input, root: null });
+      await showPanel({ type: 'inspect', input, root: typeof root === 'string' ? root : null });
     }),
     vscode.commands.registerCommand('boundaryInspector.inspectResource', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
@@ -95,7 +118,9 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
       // The URI exactly as VS Code spells it, file:///c%3A/... included.
       await showPanel({ type: 'inspect', input: target.toString(), root: rootOf(target) });
     }),
-    vscode.commands.registerCommand('boundaryInspector.showRefusals', () => showPanel({ type: 'showRefusals' })),
+    vscode.commands.registerCommand('boundaryInspector.showRefusals', () => showPanel({ type: 'showSection', section: 'refusals' })),
+    vscode.commands.registerCommand('boundaryInspector.showRefusal', (entry?: RefusalEntry) => (entry ? showRefusal(entry) : showPanel({ type: 'showSection', section: 'refusals' }))),
+    vscode.commands.registerCommand('boundaryInspector.showProtection', () => showPanel({ type: 'showSection', section: 'protection' })),
     vscode.commands.registerCommand(AUDIT_COMMAND, async (target?: vscode.Uri) => (await loadAuditor()).run(target instanceof vscode.Uri ? target : undefined)),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
@@ -104,6 +129,13 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     }),
   );
   return { refusalLogPath: provider.refusalLog };
+}
+
+/** docs/findings.md on the project's site, at the kind's heading. */
+function findingDocs(context: vscode.ExtensionContext, kind: string): vscode.Uri {
+  const repository = (context.extension.packageJSON as { repository?: { url?: string } }).repository?.url ?? '';
+  const base = repository.replace(/^git\+/, '').replace(/\.git$/, '');
+  return vscode.Uri.parse(`${base}/blob/main/docs/findings.md#${kind}`);
 }
 
 export function deactivate(): void {}

@@ -70,6 +70,8 @@ export function serverLaunch(folders: readonly Folder[], trusted: boolean, setti
     args.push('--case', policy.case === 'insensitive' ? 'auto' : policy.case, '--symlinks', policy.symlinks);
     if (policy.case === 'insensitive') notes.push({ kind: 'case-simulated' });
     if (refusalLog !== null) args.push('--refusal-log', refusalLog, '--refusal-log-size', String(settings.refusalLogSize));
+    // The editor shows a server's stderr as warnings: the start-up line only when something is wrong.
+    args.push('--quiet');
   }
   const version = createHash('sha256').update(JSON.stringify(args)).digest('hex').slice(0, 12);
   return { args, roots, notes, version };

@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Policy } from '../core/index.js';
 import { hostPlatform } from '../host/node.js';
 import { assertNever, type AuditSummary, type ExtensionMessage, type PanelState, type RootChoice, type WebviewMessage } from '../shared/messages.js';
-import { PATH_TOOL_NAMES } from '../shared/operations.js';
+import { PATH_TOOL_NAMES, type ToolName } from '../shared/operations.js';
+import { runChanges } from '../shared/runOnServer.js';
+import type { ServerProvider } from './mcpProvider.js';
+import type { ServerCalls } from './serverCalls.js';
 import { VIEW_TYPE } from './ids.js';
 import { hostProtection, type CheckedSandbox } from './protection.js';
 import { RefusalFeed } from './refusalFeed.js';
-import { traceRequest } from './tracing.js';
+import type { SimulatedRoots } from '../shared/simulatedRoots.js';
+import { simulatedRequest, traceRequest } from './tracing.js';
 
 /** What the panel needs from the rest of the extension. */
 export interface PanelContext {
@@ -16,11 +21,40 @@ export interface PanelContext {
   roots(): readonly RootChoice[];
   grantNote(): string | null;
   settings(): Policy;
+  /** Where a workspace folder is put when another platform is simulated. */
+  simulatedRoots(): SimulatedRoots;
   /** The last audit of each folder, and whether one is running. */
   audits(): { readonly audits: readonly AuditSummary[]; readonly running: boolean };
   runAudit(): void;
   /** The server's own check of its sandbox for the current grants, once it has answered. */
   checkedSandbox(): CheckedSandbox | undefined;
+  /** The agent's server as the editor starts it, for "Run on the server". */
+  readonly provider: ServerProvider;
+}
+
+/**
+ * The active editor's column, or the one beside it when the active tab is a page the editor API
+ * does not describe (the walkthrough, the settings): the inspector then sits next to the page
+ * whose steps lead to it instead of hiding it.
+ */
+function columnToOpenIn(): vscode.ViewColumn {
+  const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+  return active !== undefined && active.input === undefined ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+}
+
+/** dist/serverCalls.js, beside this bundle (esbuild.mjs): required at the first run, never at activation. */
+function loadServerCalls(): typeof import('./serverCalls.js') {
+  // A path computed at run time, so the bundler leaves it to Node.
+  const bundle = path.join(__dirname, 'serverCalls.js');
+  return require(bundle) as typeof import('./serverCalls.js');
+}
+
+async function openLog(logPath: string): Promise<void> {
+  try {
+    await vscode.window.showTextDocument(vscode.Uri.file(logPath), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  } catch {
+    void vscode.window.showInformationMessage(vscode.l10n.t('The refusal log {0} does not exist yet: the server writes it at its first refusal.', logPath));
+  }
 }
 
 /** For text and attribute values alike: a translated string may hold any of these. */
@@ -35,12 +69,15 @@ export class InspectorPanel {
   private ready = false;
   private readonly pending: ExtensionMessage[] = [];
   private feed: RefusalFeed | undefined;
+  private calls: ServerCalls | undefined;
 
   static createOrShow(context: PanelContext, first?: ExtensionMessage): InspectorPanel {
     if (InspectorPanel.current) {
-      InspectorPanel.current.panel.reveal(vscode.ViewColumn.Active);
+      const { panel } = InspectorPanel.current;
+      // Shown where it is when it is on screen; otherwise where a new one would open.
+      panel.reveal(panel.visible ? panel.viewColumn : columnToOpenIn());
     } else {
-      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Boundary Inspector'), vscode.ViewColumn.Active, InspectorPanel.options(context));
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Boundary Inspector'), columnToOpenIn(), InspectorPanel.options(context));
       InspectorPanel.current = new InspectorPanel(panel, context, null);
     }
     if (first) InspectorPanel.current.post(first);
@@ -75,6 +112,11 @@ export class InspectorPanel {
     panel.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
     panel.webview.html = this.html();
     this._register(panel.onDidDispose(() => this.dispose()));
+    // A hidden webview is torn down (its context is not retained) and loads again when shown:
+    // whatever is posted meanwhile waits for the new page's `ready`.
+    this._register(panel.onDidChangeViewState(() => {
+      if (!panel.visible) this.ready = false;
+    }));
     this._register(panel.webview.onDidReceiveMessage((message: WebviewMessage) => this.receive(message)));
   }
 
@@ -83,18 +125,27 @@ export class InspectorPanel {
     return disposable;
   }
 
-  /** Messages wait for the webview's `ready`, so none is lost while its script loads. */
+  /** Messages wait for the webview's `ready`, so none is lost while its script loads or while it is hidden. */
   post(message: ExtensionMessage): void {
-    if (!this.ready) {
+    if (!this.ready || !this.panel.visible) {
+      this.ready = false;
       this.pending.push(message);
       return;
     }
     void this.panel.webview.postMessage(message);
   }
 
+  /**
+   * A picture of the extension's state (the settings, the refusals, the audits): sent to a live
+   * page only, as the page's next `ready` is answered with the current picture anyway.
+   */
+  private postState(message: ExtensionMessage): void {
+    if (this.ready && this.panel.visible) void this.panel.webview.postMessage(message);
+  }
+
   /** An audit started or finished. */
   showAudits(): void {
-    if (this.ready) this.post(this.auditsMessage());
+    this.postState(this.auditsMessage());
   }
 
   private auditsMessage(): ExtensionMessage {
@@ -103,7 +154,7 @@ export class InspectorPanel {
 
   /** The settings, trust or folders changed: hand the webview the new picture. */
   refresh(): void {
-    if (this.ready) this.post(this.initMessage(null));
+    this.postState(this.initMessage(null));
   }
 
   private initMessage(state: PanelState | null): ExtensionMessage {
@@ -135,12 +186,21 @@ export class InspectorPanel {
       }
       case 'trace': {
         // The same core as the server, for the chosen tool's operation: on this machine, or simulated for another platform.
-        const { trace, serverNote } = traceRequest(message.request, this.context.roots(), this.context.settings());
+        const roots = this.context.roots();
+        // Another platform's trace of a workspace folder: the folder where that platform would hold it.
+        const request = simulatedRequest(message.request, roots, this.context.simulatedRoots());
+        const { trace, serverNote } = traceRequest(request, roots, this.context.settings());
         this.post({ type: 'traceResult', id: message.id, trace, serverNote });
         return;
       }
       case 'runAudit':
         this.context.runAudit();
+        return;
+      case 'openLog':
+        if (this.context.logPath !== null) void openLog(this.context.logPath);
+        return;
+      case 'runTool':
+        void this.runTool(message.id, message.tool, message.input, message.root);
         return;
       case 'copyTestCase': {
         void vscode.env.clipboard.writeText(message.row).then(
@@ -154,10 +214,28 @@ export class InspectorPanel {
     }
   }
 
+  private async runTool(id: number, tool: ToolName, input: string, root: string): Promise<void> {
+    if (runChanges(tool)) {
+      const run = vscode.l10n.t('Run');
+      const chosen = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Run {0} on {1}? It changes the disk, as the agent\'s call would.', tool, input),
+        { modal: true },
+        run,
+      );
+      if (chosen !== run) {
+        this.post({ type: 'toolAnswer', id, tool, answer: { kind: 'not-run', reason: vscode.l10n.t('Not run: a change is made only once you confirm it.') } });
+        return;
+      }
+    }
+    this.calls ??= this._register(new (loadServerCalls().ServerCalls)(this.context.provider));
+    const answer = await this.calls.call(tool, root, input);
+    this.post({ type: 'toolAnswer', id, tool, answer });
+  }
+
   private startFeed(): void {
     if (this.feed || this.context.logPath === null) return;
     this.feed = this._register(new RefusalFeed(this.context.logPath));
-    this._register(this.feed.onDidChange((entries) => this.post({ type: 'refusals', entries })));
+    this._register(this.feed.onDidChange((entries) => this.postState({ type: 'refusals', entries })));
   }
 
   private html(): string {
@@ -207,6 +285,13 @@ export class InspectorPanel {
       <label><input id="bi-unc" type="checkbox"> ${escapeHtml(vscode.l10n.t('Allow UNC'))}</label>
     </div>
   </form>
+  <div class="trace-bar">
+    <div class="history" role="group" aria-label="${escapeHtml(vscode.l10n.t('Trace history'))}">
+      <button id="bi-back" type="button" class="history-button" aria-keyshortcuts="Alt+ArrowLeft" title="${escapeHtml(vscode.l10n.t('The previous input traced (Alt+Left)'))}" disabled><span class="codicon codicon-arrow-left" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Back'))}</button>
+      <button id="bi-forward" type="button" class="history-button" aria-keyshortcuts="Alt+ArrowRight" title="${escapeHtml(vscode.l10n.t('The next input traced (Alt+Right)'))}" disabled>${escapeHtml(vscode.l10n.t('Forward'))} <span class="codicon codicon-arrow-right" aria-hidden="true"></span></button>
+    </div>
+    <label class="hide-unchanged"><input id="bi-hide-unchanged" type="checkbox" aria-controls="bi-stages"> ${escapeHtml(vscode.l10n.t('Hide unchanged stages'))}</label>
+  </div>
   <section id="bi-verdict" class="verdict" role="status" aria-live="polite"></section>
   <section id="bi-near" class="near" aria-labelledby="bi-near-title" hidden>
     <h2 id="bi-near-title">${escapeHtml(vscode.l10n.t('Did you mean…'))}</h2>
@@ -218,10 +303,19 @@ export class InspectorPanel {
     <tbody></tbody>
   </table>
   <section id="bi-bytes" class="bytes" hidden></section>
-  <div class="actions"><button id="bi-copy" type="button"><span class="codicon codicon-copy" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Copy as test case'))}</button><span id="bi-copy-status" role="status"></span></div>
+  <div class="actions"><button id="bi-run" type="button"><span class="codicon codicon-play" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Run on the server'))}</button><button id="bi-copy" type="button" class="secondary"><span class="codicon codicon-copy" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Copy as test case'))}</button><span id="bi-copy-status" role="status"></span></div>
+  <section id="bi-answer" class="answer" aria-live="polite" hidden></section>
   <section class="refusals" aria-labelledby="bi-refusals-title">
     <h2 id="bi-refusals-title">${escapeHtml(vscode.l10n.t('Recent refusals'))}</h2>
-    <p id="bi-log-path" class="log-path"></p>
+    <p class="log-path"><span id="bi-log-path"></span> <button id="bi-open-log" type="button" class="link-button"><span class="codicon codicon-go-to-file" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Open log file'))}</button></p>
+    <div class="feed-filters" role="group" aria-label="${escapeHtml(vscode.l10n.t('Filter the refusals'))}">
+      <input id="bi-feed-search" type="search" spellcheck="false" placeholder="${escapeHtml(vscode.l10n.t('Search inputs and reasons'))}" aria-label="${escapeHtml(vscode.l10n.t('Search the refusals'))}">
+      <select id="bi-feed-code" aria-label="${escapeHtml(vscode.l10n.t('Code'))}"></select>
+      <select id="bi-feed-tool" aria-label="${escapeHtml(vscode.l10n.t('Tool'))}"></select>
+      <select id="bi-feed-workspace" aria-label="${escapeHtml(vscode.l10n.t('Workspace'))}"></select>
+      <button id="bi-feed-clear" type="button" class="secondary">${escapeHtml(vscode.l10n.t('Clear'))}</button>
+      <span id="bi-feed-count" role="status"></span>
+    </div>
     <ol id="bi-refusals"></ol>
   </section>
   <section class="audit" aria-labelledby="bi-audit-title">

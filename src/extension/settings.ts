@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { Policy } from '../core/index.js';
+import type { Platform, Policy } from '../core/types.js';
+import { DEFAULT_SIMULATED_ROOTS, type SimulatedRoots } from '../shared/simulatedRoots.js';
 
 export const SECTION = 'boundaryInspector';
 
@@ -8,6 +9,18 @@ export interface Settings {
   /** Workspace folders granted read-only: by name, path or URI. */
   readonly readOnlyFolders: readonly string[];
   readonly refusalLogSize: number;
+  /** Where the inspector puts a workspace folder when it simulates another platform. */
+  readonly simulatedRoots: SimulatedRoots;
+}
+
+function simulatedRoots(given: unknown): SimulatedRoots {
+  const roots = { ...DEFAULT_SIMULATED_ROOTS };
+  if (typeof given !== 'object' || given === null) return roots;
+  for (const platform of Object.keys(roots) as Platform[]) {
+    const template = (given as Record<string, unknown>)[platform];
+    if (typeof template === 'string' && template.trim() !== '') roots[platform] = template;
+  }
+  return roots;
 }
 
 export function readSettings(): Settings {
@@ -21,5 +34,6 @@ export function readSettings(): Settings {
     },
     readOnlyFolders: config.get<string[]>('readOnlyFolders', []),
     refusalLogSize: Math.max(1024, config.get<number>('refusalLogSize', 1024 * 1024)),
+    simulatedRoots: simulatedRoots(config.get('simulatedRoots')),
   };
 }

@@ -5,7 +5,10 @@
  * tested without an editor.
  */
 import {
+  pathToUri,
   prepareRoot,
+  rootToPath,
+  splitAbsolute,
   traceAgainst,
   withNearMisses,
   type Platform,
@@ -16,10 +19,35 @@ import { hostPlatform, nodeFileSystem } from '../host/node.js';
 import type { RootChoice, ServerNote, TraceRequest } from '../shared/messages.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, type ToolName } from '../shared/operations.js';
 import { readOnlyReason, workspacesBeside, type RightsGrant } from '../shared/grants.js';
+import type { SimulatedRoots } from '../shared/simulatedRoots.js';
 
 export interface Traced {
   readonly trace: Trace;
   readonly serverNote: ServerNote | null;
+}
+
+/**
+ * A request for another platform against one of the workspace folders: the folder as that
+ * platform would hold it (its template), and an input that names a path in the folder as this
+ * machine spells it (its URI or its path), moved there too, so that the workspace's own files
+ * trace on any platform. Any other request is returned as it is.
+ */
+export function simulatedRequest(request: TraceRequest, roots: readonly RootChoice[], templates: SimulatedRoots, host: Platform = hostPlatform()): TraceRequest {
+  if (request.platform === host) return request;
+  const choice = roots.find((candidate) => candidate.uri === request.root);
+  const converted = choice === undefined ? null : rootToPath(choice.uri, { platform: host });
+  if (choice === undefined || converted === null || !converted.ok) return request;
+  const simulatedPath = templates[request.platform].split('{name}').join(choice.label);
+  if (splitAbsolute(simulatedPath, request.platform) === null) return request;
+  const simulatedUri = pathToUri(simulatedPath, request.platform);
+  const separatorOf = (platform: Platform) => (platform === 'win32' ? '\\' : '/');
+  const hostPath = converted.path;
+  let input = request.input;
+  if (input === choice.uri || input.startsWith(`${choice.uri}/`)) input = simulatedUri + input.slice(choice.uri.length);
+  else if (input === hostPath || input.startsWith(`${hostPath}${separatorOf(host)}`)) {
+    input = simulatedPath + input.slice(hostPath.length).split(separatorOf(host)).join(separatorOf(request.platform));
+  }
+  return { ...request, root: simulatedUri, input, workspace: choice.uri };
 }
 
 type Granted = RightsGrant;
@@ -43,7 +71,7 @@ export function traceRequest(request: TraceRequest, roots: readonly RootChoice[]
         otherWorkspaces: traced.verdict === 'outside' ? workspacesBeside(granted(), request.root) : [],
       })
     : traced;
-  return { trace, serverNote: serverNote(trace, tool, roots, granted, host) };
+  return { trace, serverNote: serverNote(trace, request.workspace ?? trace.root, tool, roots, granted, host) };
 }
 
 function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platform): Granted[] {
@@ -59,15 +87,15 @@ function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platf
 }
 
 /** The server's rule for rights (src/shared/grants.ts), worded as the server words it. */
-function serverNote(trace: Trace, tool: ToolName, roots: readonly RootChoice[], granted: () => readonly Granted[], host: Platform): ServerNote | null {
+function serverNote(trace: Trace, workspace: string, tool: ToolName, roots: readonly RootChoice[], granted: () => readonly Granted[], host: Platform): ServerNote | null {
   const operation = OPERATIONS[tool];
   if (!operation.changes || trace.verdict !== 'inside' || trace.path === null) return null;
   // The server answers only for a workspace it granted (any other is ERR_NOT_GRANTED first).
-  const named = roots.find((choice) => choice.uri === trace.root);
+  const named = roots.find((choice) => choice.uri === workspace);
   if (named === undefined || named.rights === 'none') return null;
   if (trace.simulated) {
     // Another platform's paths do not compare with this machine's grants: the named one decides.
-    return named.rights === 'read' ? readOnly(`${trace.root} is granted read-only; ${tool} changes files.`) : null;
+    return named.rights === 'read' ? readOnly(`${named.uri} is granted read-only; ${tool} changes files.`) : null;
   }
   const reason = readOnlyReason(granted(), host, tool, trace.path, operation.replaces);
   return reason === undefined ? null : readOnly(reason);

@@ -68,6 +68,10 @@ export const MAX_OPEN_FOLDERS = 16;
 /** Files a connection's read memory keeps (readMemory.ts): a few hundred bytes each. */
 export const MAX_REMEMBERED_READS = 4096;
 
+/** Folder readings a connection keeps for the next page of a listing (listingMemory.ts), and their entries at most: about 100 bytes each. */
+export const MAX_REMEMBERED_LISTINGS = 2;
+export const MAX_REMEMBERED_LISTING_ENTRIES = 200_000;
+
 /** Entries list_directory and list_directory_with_sizes return (the first by name). */
 export const MAX_LIST_ENTRIES = 10_000;
 

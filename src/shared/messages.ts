@@ -20,6 +20,8 @@ export interface RootChoice {
 export interface RefusalEntry {
   readonly time: string;
   readonly tool: string;
+  /** Absent for a refusal; `not-found` for a path inside that named nothing (ENOENT). */
+  readonly event?: 'not-found';
   readonly workspaceUri: string | null;
   readonly input: string;
   readonly code: string;
@@ -35,6 +37,8 @@ export interface TraceRequest {
   readonly policy: Policy;
   /** The tool whose operation is explained ("As seen by"): it decides whether a link at the last name is followed. */
   readonly tool: ToolName;
+  /** The workspace folder a simulated root stands for (boundaryInspector.simulatedRoots): its grant decides. */
+  readonly workspace?: string;
 }
 
 /** What the server would refuse beyond the trace: a change in a workspace granted read-only. */
@@ -74,7 +78,59 @@ export interface PanelState {
   readonly policy: Policy;
   /** Absent in a state saved before the "As seen by" selector existed. */
   readonly tool?: ToolName;
+  /** "Hide unchanged stages"; absent in a state saved before the box existed (unchecked). */
+  readonly hideUnchanged?: boolean;
+  /** The traced inputs, for Back and Forward; absent in a state saved before the history existed. */
+  readonly history?: PanelHistory;
+  /** How the refusal list is filtered; absent in a state saved before the filters existed. */
+  readonly feed?: FeedFilter;
 }
+
+/** The refusal list's filters: each empty string means any. */
+export interface FeedFilter {
+  readonly search: string;
+  /** A refusal code, or `not found`. */
+  readonly code: string;
+  readonly tool: string;
+  readonly workspace: string;
+  /** Entries up to this time were cleared from the list (the log keeps them); empty: none. */
+  readonly clearedBefore: string;
+}
+
+/** One traced input as Back and Forward restore it. */
+export interface HistoryEntry {
+  readonly input: string;
+  readonly root: string;
+  readonly platform: Platform;
+  readonly policy: Policy;
+  readonly tool: ToolName;
+}
+
+export interface PanelHistory {
+  /** Oldest first, at most a bounded number. */
+  readonly entries: readonly HistoryEntry[];
+  /** The entry on screen. */
+  readonly index: number;
+}
+
+/** The real server's answer to a call the panel ran ("Run on the server"). */
+export type ToolAnswer =
+  | {
+      readonly kind: 'ok' | 'error' | 'refused';
+      /** The answer's text, cut for display; `omittedChars` were left out. */
+      readonly text: string;
+      readonly omittedChars: number;
+      /** A refusal's code and the stage that decided, from the result's metadata. */
+      readonly code?: string;
+      readonly stage?: string;
+    }
+  /** Not called: why (a tool that needs more than a path, a root not granted, the person said no). */
+  | { readonly kind: 'not-run'; readonly reason: string }
+  /** The server could not be started or did not answer. */
+  | { readonly kind: 'failed'; readonly reason: string };
+
+/** The sections a command can bring into view: the refusal list, the protection layers. */
+export type PanelSection = 'refusals' | 'protection';
 
 export type WebviewMessage =
   /** The webview's script has loaded: the extension posts nothing before this. */
@@ -84,7 +140,11 @@ export type WebviewMessage =
   /** Put one JSON table row on the clipboard. */
   | { readonly type: 'copyTestCase'; readonly row: string }
   /** Run "Audit Workspace Boundaries". */
-  | { readonly type: 'runAudit' };
+  | { readonly type: 'runAudit' }
+  /** Open the server's refusal log in an editor. */
+  | { readonly type: 'openLog' }
+  /** Call `tool` on the real server with this input against this root; a change only once the person confirms. */
+  | { readonly type: 'runTool'; readonly id: number; readonly tool: ToolName; readonly input: string; readonly root: string };
 
 export type ExtensionMessage =
   | {
@@ -102,14 +162,18 @@ export type ExtensionMessage =
     }
   /** A command asked to inspect this input (the input box, the explorer or editor-title menu). */
   | { readonly type: 'inspect'; readonly input: string; readonly root: string | null }
+  /** Load this logged refusal (the sidebar's list, a notification), as clicking it in the panel's list does. */
+  | { readonly type: 'loadRefusal'; readonly entry: RefusalEntry }
   /** The core's trace, near misses included, and what the server would refuse besides (null: nothing). */
   | { readonly type: 'traceResult'; readonly id: number; readonly trace: Trace; readonly serverNote: ServerNote | null }
   /** The last audit of each folder audited, and whether one is running. */
   | { readonly type: 'audits'; readonly audits: readonly AuditSummary[]; readonly running: boolean }
   /** The newest refusals first; sent again whenever the log changes. */
   | { readonly type: 'refusals'; readonly entries: readonly RefusalEntry[] }
-  | { readonly type: 'showRefusals' }
-  | { readonly type: 'copied'; readonly ok: boolean };
+  /** Bring a section of the page into view, the keyboard on its first control. */
+  | { readonly type: 'showSection'; readonly section: PanelSection }
+  | { readonly type: 'copied'; readonly ok: boolean }
+  | { readonly type: 'toolAnswer'; readonly id: number; readonly tool: ToolName; readonly answer: ToolAnswer };
 
 export function assertNever(value: never): never {
   throw new Error(`unexpected message ${JSON.stringify(value)}`);

@@ -21,6 +21,7 @@ import {
   type Trace,
 } from '../../src/core/index.js';
 import { nodeFileSystem } from '../../src/host/node.js';
+import { recording, searched } from './nearMissSearch.js';
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-near-')));
 after(() => fs.rmSync(base, { recursive: true, force: true }));
@@ -58,39 +59,12 @@ fs.symlinkSync('docs', at('ws', 'link-in'));
 
 const root = prepareRoot(WS, { platform: 'linux', fs: nodeFileSystem });
 
-/** A port over the host's that records every path it is asked about and every listing. */
-function recording(): { port: FileSystemPort; touched: string[]; listings: { folder: string; max: number; count: number }[] } {
-  const touched: string[] = [];
-  const listings: { folder: string; max: number; count: number }[] = [];
-  const port: FileSystemPort = {
-    lstat(p) {
-      touched.push(p);
-      return nodeFileSystem.lstat(p);
-    },
-    readlink(p) {
-      touched.push(p);
-      return nodeFileSystem.readlink(p);
-    },
-    listNames(folder, max) {
-      touched.push(folder);
-      const names = nodeFileSystem.listNames!(folder, max);
-      listings.push({ folder, max, count: names?.length ?? -1 });
-      return names;
-    },
-  };
-  return { port, touched, listings };
+/** Traces, finds near misses with a recording port, and checks nothing outside the workspace was touched. */
+function nearMisses(input: string, options: Omit<NearMissOptions, 'fs'> = {}) {
+  return searched(root, WS, input, options);
 }
 
 const isInsideWs = (p: string) => p === WS || p.startsWith(`${WS}/`);
-
-/** Traces, finds near misses with a recording port, and checks nothing outside the workspace was touched. */
-function nearMisses(input: string, options: Omit<NearMissOptions, 'fs'> = {}): { trace: Trace; misses: NearMiss[]; touched: string[] } {
-  const traced = traceAgainst(root, input);
-  const { port, touched } = recording();
-  const misses = findNearMisses(traced, root, { ...options, fs: port });
-  assert.deepEqual(touched.filter((p) => !isInsideWs(p)), [], `${input}: looked up outside the workspace`);
-  return { trace: traced, misses, touched };
-}
 
 const miss = (why: NearMiss['why'], ...names: string[]): NearMiss => ({ path: at(...names), uri: uriOf(...names), why });
 

@@ -11,6 +11,7 @@ import { parseServeArgs } from '../../src/server/launch/options.js';
 import { createServer } from '../../src/server/protocol/createServer.js';
 import { RefusalLog } from '../../src/server/refusals/refusalLog.js';
 import { ReadMemory } from '../../src/server/readMemory.js';
+import { ListingMemory } from '../../src/server/listingMemory.js';
 import type { ServerState } from '../../src/server/tools/tool.js';
 
 /** The client's end of a server serving in this process, as `serve` takes its arguments (--workspace <uri> ...). */
@@ -39,6 +40,7 @@ export function serveInProcess(args: readonly string[]): InProcessLink {
     log: new RefusalLog(options.refusalLog, options.refusalLogBytes, (error) => logger(`could not write the refusal log: ${error.message}`)),
     logger,
     reads: new ReadMemory(),
+    listings: new ListingMemory(),
   };
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   // The stdio entry's own handling of both eras, over the in-memory pair.

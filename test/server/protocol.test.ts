@@ -29,6 +29,7 @@ import {
   refusalOf,
 } from './helpers.js';
 import { RawServer } from './rawServer.js';
+import { sandboxAvailability } from '../../bench/race/harness.js';
 import { OPERATIONS, TOOL_NAMES } from '../../src/shared/operations.js';
 
 // The listed tools and their read-only hints must be the operation table's.
@@ -485,5 +486,40 @@ describe('start-up: a refused, missing or absent workspace is exit 2 with the re
     assert.doesNotMatch(result.stderr, /^\s+at /m, `an uncaught exception with a stack trace:\n${result.stderr}`);
     assert.equal(result.status, 2, `exit status ${result.status}; stderr:\n${result.stderr}`);
     assert.match(result.stderr, /refusal.log|refusals\.jsonl/i);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// --quiet: an editor shows a server's stderr as warnings
+// ------------------------------------------------------------------------------------------------
+
+describe('--quiet: the start-up line only when something is wrong', () => {
+  let base: string;
+  let W: string;
+  before(() => {
+    base = makeTempDir();
+    fs.mkdirSync(path.join(base, 'ws'));
+    W = fileUri(path.join(base, 'ws'));
+  });
+  after(() => removeDir(base));
+
+  const startupLine = async (args: readonly string[], sandboxed: boolean) => {
+    const server = RawServer.start(['--workspace', W, ...args], { sandboxed });
+    try {
+      await server.initialize();
+      return server.stderr();
+    } finally {
+      await server.close();
+    }
+  };
+
+  test('without a sandbox, the line still says so', async () => {
+    assert.match(await startupLine(['--quiet'], false), /^boundary-inspector: serving .*sandbox: none, turned off/m);
+    assert.match(await startupLine([], false), /serving/);
+  });
+
+  test('with its sandbox running, nothing is written', { skip: !sandboxAvailability().available && `no sandbox here: ${sandboxAvailability().reason}` }, async () => {
+    assert.equal(await startupLine(['--quiet'], true), '');
+    assert.match(await startupLine([], true), /serving .*sandbox: /);
   });
 });

@@ -2,159 +2,113 @@
 // nested in a read-write one is read-only, including for changes to any folder that holds it
 // (deleting or moving its parent, writing over it); a read-write workspace nested in a read-only
 // one is writable inside. Every mutating tool is tried against a read-only grant nested at each
-// depth, and the disk is compared afterwards.
+// depth, and the disk is compared afterwards (a refusal changes nothing).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  connect,
-  expectOk,
-  expectRefusal,
-  fileUri,
-  makeTempDir,
-  removeDir,
-  runServerToExit,
-  snapshot,
-  writeTree,
-  type Session,
-} from './helpers.js';
+import { connect, expectOk, fileUri, makeTempDir, removeDir, runServerToExit, writeTree } from './helpers.js';
+import { absent, folder, link, table, type Grant, type Row, type Tree } from './table.js';
 
-/** Read-only grants nested in the read-write workspace `outer`, one per depth. */
-const NESTED = ['ro1', 'a/ro2', 'a/b/ro3'] as const;
+/** Read-only grants nested in the read-write workspace `outer`, one per depth, by placeholder. */
+const NESTED = [
+  ['ro1', 'RO1'],
+  ['a/ro2', 'RO2'],
+  ['a/b/ro3', 'RO3'],
+] as const;
 
-describe('rights for whole folders: read-only grants nested at each depth of a read-write workspace', () => {
-  let base: string;
-  let outer: string;
-  let session: Session;
-  let OUTER: string;
+/** Every change a read-only grant at `nested` must refuse: inside it, into it, to it, and to every folder holding it. */
+function attacks(nested: string): [name: string | undefined, tool: string, args: Record<string, unknown>][] {
+  const inside = `${nested}/file.txt`;
+  const holders = nested
+    .split('/')
+    .slice(0, -1)
+    .map((_, i, names) => names.slice(0, i + 1).join('/'));
+  return [
+    [undefined, 'write_file', { path: inside, content: 'changed' }],
+    [undefined, 'write_file', { path: `${nested}/new.txt`, content: 'new' }],
+    [undefined, 'edit_file', { path: inside, edits: [{ oldText: 'read only', newText: 'changed' }] }],
+    [undefined, 'create_directory', { path: `${nested}/made` }],
+    [undefined, 'delete_path', { path: inside }],
+    [undefined, 'delete_path', { path: `${nested}/sub`, recursive: true }],
+    [undefined, 'move_file', { source: inside, destination: 'moved-out.txt' }],
+    [undefined, 'move_file', { source: 'plain.txt', destination: `${nested}/moved-in.txt` }],
+    ['the folder that is the grant', 'delete_path', { path: nested, recursive: true }],
+    ['the folder that is the grant', 'move_file', { source: nested, destination: 'moved-grant' }],
+    ['the folder that is the grant', 'write_file', { path: nested, content: 'over the folder' }],
+    ...holders.flatMap((holder): [string, string, Record<string, unknown>][] => [
+      ['a folder holding the grant', 'delete_path', { path: holder, recursive: true }],
+      ['a folder holding the grant', 'move_file', { source: holder, destination: `moved-${holder.replace(/\//g, '-')}` }],
+      ['a folder holding the grant', 'write_file', { path: holder, content: 'over the holder' }],
+    ]),
+  ];
+}
 
-  before(async () => {
-    base = makeTempDir();
-    outer = path.join(base, 'outer');
-    const files: Record<string, string> = { 'outer/plain.txt': 'plain' };
-    for (const nested of NESTED) {
-      files[`outer/${nested}/file.txt`] = 'read only\n';
-      files[`outer/${nested}/sub/inner.txt`] = 'inner';
-    }
-    writeTree(base, files);
-    fs.symlinkSync('ro1', path.join(outer, 'alias-of-ro1'));
-    OUTER = fileUri(outer);
-    const readOnly = NESTED.flatMap((nested) => ['--read-only-workspace', fileUri(path.join(outer, nested))]);
-    session = await connect('v2', { inProcess: true, args: ['--workspace', OUTER, ...readOnly] });
-  });
-  after(async () => {
-    await session?.close();
-    removeDir(base);
-  });
+const nestedTree: Tree = Object.fromEntries(NESTED.flatMap(([nested]) => [[`outer/${nested}/file.txt`, 'read only\n'], [`outer/${nested}/sub/inner.txt`, 'inner']]));
 
-  for (const nested of NESTED) {
-    const inside = `${nested}/file.txt`;
-    const attacks: readonly [string, Record<string, unknown>][] = [
-      ['write_file', { path: inside, content: 'changed' }],
-      ['write_file', { path: `${nested}/new.txt`, content: 'new' }],
-      ['edit_file', { path: inside, edits: [{ oldText: 'read only', newText: 'changed' }] }],
-      ['create_directory', { path: `${nested}/made` }],
-      ['delete_path', { path: inside }],
-      ['delete_path', { path: `${nested}/sub`, recursive: true }],
-      ['move_file', { source: inside, destination: 'moved-out.txt' }],
-      ['move_file', { source: 'plain.txt', destination: `${nested}/moved-in.txt` }],
-      // the folder that is the grant, and every folder that holds it
-      ['delete_path', { path: nested, recursive: true }],
-      ['move_file', { source: nested, destination: 'moved-grant' }],
-      ['write_file', { path: nested, content: 'over the folder' }],
-      ...nested
-        .split('/')
-        .slice(0, -1)
-        .map((_, i, names) => names.slice(0, i + 1).join('/'))
-        .flatMap((holder): [string, Record<string, unknown>][] => [
-          ['delete_path', { path: holder, recursive: true }],
-          ['move_file', { source: holder, destination: `moved-${holder.replace(/\//g, '-')}` }],
-          ['write_file', { path: holder, content: 'over the holder' }],
-        ]),
-    ];
-    for (const [tool, args] of attacks) {
-      test(`${nested}: ${tool} ${JSON.stringify(args)} is ERR_READ_ONLY, naming the grant, and changes nothing`, async () => {
-        const before = snapshot(outer);
-        const refusal = expectRefusal(await session.call(tool, { workspaceUri: OUTER, ...args }), { code: 'ERR_READ_ONLY' }, tool);
-        assert.match(refusal.reason, new RegExp(fileUri(path.join(outer, nested)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the reason names the grant');
-        assert.deepEqual(snapshot(outer), before, 'nothing changed on disk');
-      });
-    }
-  }
+table({
+  name: 'rights for whole folders: read-only grants nested at each depth of a read-write workspace',
+  grants: [{ name: 'OUTER', dir: 'outer' }, ...NESTED.map(([nested, name]): Grant => ({ name, dir: `outer/${nested}`, rights: 'read' }))],
+  tree: { 'outer/plain.txt': 'plain', ...nestedTree, 'outer/alias-of-ro1': link('ro1') },
+  rows: [
+    // Each refusal's reason names the grant.
+    ...NESTED.flatMap(([nested, name]) => attacks(nested).map(([what, tool, args]): Row => ({ ...(what !== undefined ? { name: what } : {}), tool, args, want: { refused: 'ERR_READ_ONLY', fields: { reason: new RegExp(`{${name}}`) } } }))),
 
-  test('another spelling of a path in a read-only grant (a link to it, a case change) is refused the same', async () => {
-    const before = snapshot(outer);
-    expectRefusal(
-      await session.call('write_file', { workspaceUri: OUTER, path: 'alias-of-ro1/file.txt', content: 'through the link' }),
-      { code: 'ERR_READ_ONLY' },
-      'write through a link to the read-only grant',
-    );
-    expectRefusal(
-      await session.call('delete_path', { workspaceUri: OUTER, path: 'alias-of-ro1/sub', recursive: true }),
-      { code: 'ERR_READ_ONLY' },
-      'delete through a link to the read-only grant',
-    );
-    assert.deepEqual(snapshot(outer), before, 'nothing changed on disk');
-  });
+    // Another spelling of a path in a read-only grant is refused the same.
+    { name: 'write through a link to the read-only grant', tool: 'write_file', args: { path: 'alias-of-ro1/file.txt', content: 'through the link' }, want: { refused: 'ERR_READ_ONLY' } },
+    { name: 'delete through a link to the read-only grant', tool: 'delete_path', args: { path: 'alias-of-ro1/sub', recursive: true }, want: { refused: 'ERR_READ_ONLY' } },
 
-  test('changes beside the nested grants still work', async () => {
-    expectOk(await session.call('write_file', { workspaceUri: OUTER, path: 'a/beside.txt', content: 'fine' }), 'write beside');
-    expectOk(await session.call('delete_path', { workspaceUri: OUTER, path: 'a/beside.txt' }), 'delete beside');
+    // Changes beside the nested grants still work.
+    { name: 'written beside', tool: 'write_file', args: { path: 'a/beside.txt', content: 'fine' }, want: { structured: {} }, disk: { 'outer/a/beside.txt': 'fine' } },
+    { name: 'deleted beside', tree: { 'outer/a/beside-gone.txt': 'gone' }, tool: 'delete_path', args: { path: 'a/beside-gone.txt' }, want: { structured: {} }, disk: { 'outer/a/beside-gone.txt': absent } },
     // The link itself is the subject of a delete: removing it changes nothing in the grant.
-    expectOk(await session.call('delete_path', { workspaceUri: OUTER, path: 'alias-of-ro1' }), 'delete the link');
-    assert.ok(fs.existsSync(path.join(outer, 'ro1', 'file.txt')));
-  });
+    { name: 'the link deleted, the grant untouched', tree: { 'outer/link-to-ro1': link('ro1') }, tool: 'delete_path', args: { path: 'link-to-ro1' }, want: { structured: {} }, disk: { 'outer/link-to-ro1': absent }, unchanged: ['outer/ro1'] },
+  ],
 });
 
-describe('rights for whole folders: a read-write grant nested in a read-only one is writable inside', () => {
-  let base: string;
-  let ro: string;
-  let RO: string;
-  let INNER: string;
-  let session: Session;
+/** The changes made inside the read-write grant, named through `workspaceUri` with `prefix` before each path. */
+function changesInside(tag: string, workspaceUri: string, prefix: string): Row[] {
+  const inRw = (name: string) => `ro/rw/${name}`;
+  return [
+    { name: 'written', tool: 'write_file', args: { workspaceUri, path: `${prefix}new-${tag}.txt`, content: 'new\n' }, want: { structured: {} }, disk: { [inRw(`new-${tag}.txt`)]: 'new\n' } },
+    { name: 'edited', tree: { [inRw(`edit-${tag}.txt`)]: 'new\n' }, tool: 'edit_file', args: { workspaceUri, path: `${prefix}edit-${tag}.txt`, edits: [{ oldText: 'new', newText: 'edited' }] }, want: { structured: {} }, disk: { [inRw(`edit-${tag}.txt`)]: 'edited\n' } },
+    { name: 'created', tool: 'create_directory', args: { workspaceUri, path: `${prefix}made-${tag}` }, want: { structured: {} }, disk: { [inRw(`made-${tag}`)]: folder() } },
+    {
+      name: 'moved',
+      tree: { [inRw(`move-${tag}.txt`)]: 'edited\n', [inRw(`moved-${tag}`)]: folder() },
+      tool: 'move_file',
+      args: { workspaceUri, source: `${prefix}move-${tag}.txt`, destination: `${prefix}moved-${tag}/new.txt` },
+      want: { structured: {} },
+      disk: { [inRw(`move-${tag}.txt`)]: absent, [inRw(`moved-${tag}/new.txt`)]: 'edited\n' },
+    },
+    { name: 'deleted', tree: { [inRw(`delete-${tag}/new.txt`)]: 'edited\n' }, tool: 'delete_path', args: { workspaceUri, path: `${prefix}delete-${tag}`, recursive: true }, want: { structured: {} }, disk: { [inRw(`delete-${tag}`)]: absent } },
+  ];
+}
 
-  before(async () => {
-    base = makeTempDir();
-    ro = path.join(base, 'ro');
-    writeTree(base, { 'ro/kept.txt': 'kept', 'ro/rw/inner.txt': 'inner\n' });
-    RO = fileUri(ro);
-    INNER = fileUri(path.join(ro, 'rw'));
-    session = await connect('v2', { inProcess: true, args: ['--read-only-workspace', RO, '--workspace', INNER] });
-  });
-  after(async () => {
-    await session?.close();
-    removeDir(base);
-  });
+table({
+  name: 'rights for whole folders: a read-write grant nested in a read-only one is writable inside',
+  grants: [
+    { name: 'RO', dir: 'ro', rights: 'read' },
+    { name: 'INNER', dir: 'ro/rw' },
+  ],
+  tree: { 'ro/kept.txt': 'kept', 'ro/rw/inner.txt': 'inner\n' },
+  rows: [
+    // Writes, edits, creates, moves and deletes inside it succeed, named by the read-only outer workspace or by itself.
+    ...changesInside('via-outer', '{RO}', 'rw/'),
+    ...changesInside('via-itself', '{INNER}', ''),
 
-  for (const [label, workspace] of [['named by the read-only outer workspace', () => RO], ['named by itself', () => INNER]] as const) {
-    test(`${label}: writes, edits, creates, moves and deletes inside it succeed`, async () => {
-      const prefix = workspace() === RO ? 'rw/' : '';
-      const call = (tool: string, args: Record<string, unknown>) => session.call(tool, { workspaceUri: workspace(), ...args });
-      expectOk(await call('write_file', { path: `${prefix}new.txt`, content: 'new\n' }), 'write');
-      expectOk(await call('edit_file', { path: `${prefix}new.txt`, edits: [{ oldText: 'new', newText: 'edited' }] }), 'edit');
-      expectOk(await call('create_directory', { path: `${prefix}made` }), 'create');
-      expectOk(await call('move_file', { source: `${prefix}new.txt`, destination: `${prefix}made/new.txt` }), 'move');
-      assert.equal(fs.readFileSync(path.join(ro, 'rw', 'made', 'new.txt'), 'utf8'), 'edited\n');
-      expectOk(await call('delete_path', { path: `${prefix}made`, recursive: true }), 'delete');
-    });
-  }
-
-  test('the read-only rest of the outer workspace, and the nested grant\'s own folder, stay read-only', async () => {
-    const before = snapshot(ro);
-    const attacks: readonly [string, Record<string, unknown>][] = [
-      ['write_file', { path: 'kept.txt', content: 'changed' }],
-      ['write_file', { path: 'new-beside.txt', content: 'new' }],
-      // the nested grant's folder is an entry of the read-only folder: not removed, not renamed
-      ['delete_path', { path: 'rw', recursive: true }],
-      ['move_file', { source: 'rw', destination: 'renamed' }],
-      ['move_file', { source: 'rw/inner.txt', destination: 'escaped.txt' }],
-    ];
-    for (const [tool, args] of attacks) {
-      expectRefusal(await session.call(tool, { workspaceUri: RO, ...args }), { code: 'ERR_READ_ONLY' }, `${tool} ${JSON.stringify(args)}`);
-    }
-    assert.deepEqual(snapshot(ro), before, 'nothing changed on disk');
-  });
+    // The read-only rest of the outer workspace, and the nested grant's own folder, stay read-only.
+    ...(
+      [
+        ['write_file', { path: 'kept.txt', content: 'changed' }],
+        ['write_file', { path: 'new-beside.txt', content: 'new' }],
+        // the nested grant's folder is an entry of the read-only folder: not removed, not renamed
+        ['delete_path', { path: 'rw', recursive: true }],
+        ['move_file', { source: 'rw', destination: 'renamed' }],
+        ['move_file', { source: 'rw/inner.txt', destination: 'escaped.txt' }],
+      ] as const
+    ).map(([tool, args]): Row => ({ tool, args, want: { refused: 'ERR_READ_ONLY' } })),
+  ],
 });
 
 describe('--case insensitive on a case-sensitive filesystem', () => {

@@ -1,539 +1,381 @@
 // Attacks on the server's layers, end to end: authorization (was this workspace granted?),
 // containment (is the path inside it, links resolved?) and the refusals' record (the log). Each
-// test names what it attacks; each refusal is checked for its code, its stage and its `next` step,
-// and the files it aimed at are checked on disk afterwards.
+// row names what it attacks; each refusal is checked for its code, its stage and its `next` step,
+// and the files it aimed at are checked on disk afterwards (a refusal changes nothing).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  CLIENT_KINDS,
   STAGE_NAMES,
   connect,
   eventually,
   expectContent,
-  expectOk,
   expectRefusal,
   fileUri,
-  isSymlink,
   makeTempDir,
   readLog,
   removeDir,
-  snapshot,
-  textOf,
   writeTree,
   type ExpectedRefusal,
-  type Session,
-  type ToolResult,
-  refusalOf,
-  listingOf,
 } from './helpers.js';
-
-function assertNoLeak(result: ToolResult, secret: string, what: string): void {
-  assert.ok(!JSON.stringify(result).includes(secret), `${what}: the outside file's content came back`);
-}
+import { absent, excluding, exactly, including, link, table, type Matcher, type Refused, type Row } from './table.js';
 
 // ------------------------------------------------------------------------------------------------
 // Seed 001: a root is a hint, not a permission
 // ------------------------------------------------------------------------------------------------
 
-for (const { kind, version } of CLIENT_KINDS) {
-  describe(`seed 001: one workspace "notes" granted; hostile deletes beside and above it (${kind} client, ${version})`, () => {
-    let base: string;
-    let notes: string;
-    let W: string;
-    let session: Session;
+const OUTSIDE = { refused: 'ERR_OUTSIDE', stage: 'containment', verdict: 'outside' } as const;
 
-    before(async () => {
-      base = makeTempDir();
-      notes = path.join(base, 'notes');
-      writeTree(base, {
-        'notes/todo.md': 'inside',
-        'notes-evil/secret.md': 'sibling secret',
-        'private.md': 'parent private',
-      });
-      W = fileUri(notes);
-      session = await connect(kind, { inProcess: true, args: ['--workspace', W] });
-    });
-    after(async () => {
-      await session?.close();
-      removeDir(base);
-    });
+/** Hostile paths beside and above the workspace "notes", each with the refusal it gets. */
+const SEED_001: readonly (readonly [what: string, path: string, want: Refused])[] = [
+  ['the sibling whose name starts with the workspace name, as a file URI', '{baseUri}/notes-evil/secret.md', OUTSIDE],
+  ['the parent through an encoded dot-dot segment (%2e%2e)', '{W}/%2e%2e/private.md', OUTSIDE],
+  ['the parent through an upper-case encoded dot-dot (%2E%2E)', '{W}/%2E%2E/private.md', OUTSIDE],
+  ['the parent through a half-encoded dot-dot (.%2e)', '{W}/.%2e/private.md', OUTSIDE],
+  ['the sibling as a plain absolute path', '{base}/notes-evil/secret.md', OUTSIDE],
+  ['the sibling as a relative path', '../notes-evil/secret.md', OUTSIDE],
+  ['the parent through dot-dot inside a deeper path', 'a/b/../../../private.md', OUTSIDE],
+  ['an encoded slash hiding a dot-dot (..%2Fprivate.md)', '{W}/..%2Fprivate.md', { refused: 'ERR_ENCODED_SEPARATOR', stage: 'refusals', verdict: 'refused' }],
+];
+// Decoded exactly once, "%2e%2e" is a literal folder name inside notes: not a traversal.
+const DOUBLE_ENCODED = '{W}/%252e%252e/private.md';
 
-    const attacks = (): [string, string, ExpectedRefusal][] => [
-      ['the sibling whose name starts with the workspace name, as a file URI', fileUri(path.join(base, 'notes-evil/secret.md')), { code: 'ERR_OUTSIDE', stage: 'containment', verdict: 'outside' }],
-      ['the parent through an encoded dot-dot segment (%2e%2e)', `${W}/%2e%2e/private.md`, { code: 'ERR_OUTSIDE', stage: 'containment', verdict: 'outside' }],
-      ['the parent through an upper-case encoded dot-dot (%2E%2E)', `${W}/%2E%2E/private.md`, { code: 'ERR_OUTSIDE', stage: 'containment', verdict: 'outside' }],
-      ['the parent through a half-encoded dot-dot (.%2e)', `${W}/.%2e/private.md`, { code: 'ERR_OUTSIDE', stage: 'containment', verdict: 'outside' }],
-      ['the sibling as a plain absolute path', path.join(base, 'notes-evil/secret.md'), { code: 'ERR_OUTSIDE', stage: 'containment', verdict: 'outside' }],
-      ['the sibling as a relative path', '../notes-evil/secret.md', { code: 'ERR_OUTSIDE', stage: 'containment', verdict: 'outside' }],
-      ['the parent through dot-dot inside a deeper path', 'a/b/../../../private.md', { code: 'ERR_OUTSIDE', stage: 'containment', verdict: 'outside' }],
-      ['an encoded slash hiding a dot-dot (..%2Fprivate.md)', `${W}/..%2Fprivate.md`, { code: 'ERR_ENCODED_SEPARATOR', stage: 'refusals', verdict: 'refused' }],
-      ['a double-encoded dot-dot (%252e%252e) is a literal name, decoded once: inside, and missing', `${W}/%252e%252e/private.md`, { code: 'ERR_OUTSIDE' }],
-    ];
-
-    test('delete_path of each hostile path is refused with its code, stage and next step; the files are still there', async () => {
-      for (const [what, target, expected] of attacks()) {
-        const result = await session.call('delete_path', { workspaceUri: W, path: target });
-        if (target.includes('%252e')) {
-          // Decoded exactly once, "%2e%2e" is a literal folder name inside notes: not a traversal.
-          assert.equal(result.isError, true, what);
-          assert.equal(refusalOf(result), undefined, `${what}: inside the workspace, so a plain ENOENT, not a refusal: ${textOf(result)}`);
-          assert.match(textOf(result), /ENOENT/, what);
-          continue;
-        }
-        const s = expectRefusal(result, expected, `delete_path ${what}`);
-        assert.equal(s.input, target, `${what}: the refusal echoes the input as sent`);
-        assert.equal(s.workspaceUri, W);
-      }
-      assert.equal(fs.readFileSync(path.join(base, 'notes-evil/secret.md'), 'utf8'), 'sibling secret');
-      assert.equal(fs.readFileSync(path.join(base, 'private.md'), 'utf8'), 'parent private');
-      assert.equal(fs.readFileSync(path.join(notes, 'todo.md'), 'utf8'), 'inside');
-    });
-
-    test('reading the same hostile paths is refused too, and their content never comes back', async () => {
-      for (const [what, target, expected] of attacks()) {
-        if (target.includes('%252e')) continue;
-        const result = await session.call('read_text_file', { workspaceUri: W, path: target });
-        expectRefusal(result, expected, `read_text_file ${what}`);
-        assertNoLeak(result, 'sibling secret', what);
-        assertNoLeak(result, 'parent private', what);
-      }
-    });
-
-    test('explain_path shows the stage that decided for the two seed paths', async () => {
-      const sibling = expectOk(await session.call('explain_path', { workspaceUri: W, path: fileUri(path.join(base, 'notes-evil/secret.md')) }), 'explain sibling');
-      assert.equal(sibling.verdict, 'outside');
-      assert.equal(sibling.code, 'ERR_OUTSIDE');
-      assert.match(sibling.reason, /prefix/, 'the reason says a shared text prefix is not containment');
-      const traversal = expectOk(await session.call('explain_path', { workspaceUri: W, path: `${W}/%2e%2e/private.md` }), 'explain traversal');
-      assert.equal(traversal.verdict, 'outside');
-      assert.equal(traversal.path, path.join(base, 'private.md'));
-      assert.deepEqual(traversal.stages.map((stage: { stage: string }) => stage.stage), [...STAGE_NAMES]);
-    });
-  });
-}
+table({
+  name: 'seed 001: one workspace "notes" granted; hostile deletes beside and above it',
+  clients: ['v2', 'v1'],
+  grants: [{ name: 'W', dir: 'notes' }],
+  tree: { 'notes/todo.md': 'inside', 'notes-evil/secret.md': 'sibling secret', 'private.md': 'parent private' },
+  rows: [
+    ...SEED_001.map(([what, target, want]): Row => ({ name: what, tool: 'delete_path', args: { path: target }, want })),
+    { name: 'a double-encoded dot-dot is a literal name, decoded once: inside, and missing', tool: 'delete_path', args: { path: DOUBLE_ENCODED }, want: { error: /ENOENT/ } },
+    // The content never comes back.
+    ...SEED_001.map(([what, target, want]): Row => ({ name: what, tool: 'read_text_file', args: { path: target }, want: { ...want, hides: ['sibling secret', 'parent private'] } })),
+    { name: 'a double-encoded dot-dot is a literal name, decoded once: inside, and missing', tool: 'read_text_file', args: { path: DOUBLE_ENCODED }, want: { error: /ENOENT/ } },
+    // explain_path shows the stage that decided for the two seed paths.
+    {
+      name: 'outside; the reason says a shared text prefix is not containment',
+      tool: 'explain_path',
+      args: { path: '{baseUri}/notes-evil/secret.md' },
+      want: { structured: { verdict: 'outside', code: 'ERR_OUTSIDE', reason: /prefix/ } },
+    },
+    {
+      name: 'outside, the parent\'s file, through every stage',
+      tool: 'explain_path',
+      args: { path: '{W}/%2e%2e/private.md' },
+      want: { structured: { verdict: 'outside', path: '{base}/private.md', stages: STAGE_NAMES.map((stage) => ({ stage })) } },
+    },
+  ],
+});
 
 // ------------------------------------------------------------------------------------------------
 // Hostile forms of the path itself
 // ------------------------------------------------------------------------------------------------
 
-describe('hostile path forms are refused at the stage that owns them, and nothing is written (v2 client)', () => {
-  let base: string;
-  let ws: string;
-  let W: string;
-  let session: Session;
+/** Each form with the code and stage of the design table. */
+const HOSTILE_FORMS: readonly (readonly [what: string, path: string, code: Refused['refused'], stage: string])[] = [
+  ['an empty path', '', 'ERR_PARSE', 'parse'],
+  ['another scheme', 'https://example.com{base}/ws/x.txt', 'ERR_SCHEME', 'refusals'],
+  ['a file URI with a host', 'file://host{base}/ws/x.txt', 'ERR_HOST', 'refusals'],
+  ['file://localhost (refused by default)', 'file://localhost{base}/ws/x.txt', 'ERR_HOST', 'refusals'],
+  ['an empty query marker', '{W}/x.txt?', 'ERR_QUERY_OR_FRAGMENT', 'refusals'],
+  ['a fragment', '{W}/x.txt#frag', 'ERR_QUERY_OR_FRAGMENT', 'refusals'],
+  ['a raw NUL in a path', 'x\u0000.txt', 'ERR_NUL', 'refusals'],
+  ['an encoded NUL in a URI', '{W}/x%00.txt', 'ERR_NUL', 'refusals'],
+  ['an encoded slash', '{W}/sub%2Fx.txt', 'ERR_ENCODED_SEPARATOR', 'refusals'],
+  ['a raw backslash inside a URI', '{W}\\x.txt', 'ERR_ILLEGAL_CHARACTER', 'refusals'],
+  ['a raw control character inside a URI', '{W}/x\t.txt', 'ERR_ILLEGAL_CHARACTER', 'refusals'],
+  ['a malformed escape', '{W}/%zz.txt', 'ERR_BAD_ENCODING', 'decode'],
+  ['an escape that is not UTF-8', '{W}/%ff.txt', 'ERR_BAD_ENCODING', 'decode'],
+  ['a host-named path to outside', 'file://tmp{base}/outside/x.txt', 'ERR_HOST', 'refusals'],
+];
 
-  before(async () => {
-    base = makeTempDir();
-    ws = path.join(base, 'ws');
-    writeTree(base, { 'ws/a.txt': 'a', 'outside/secret.txt': 'secret' });
-    W = fileUri(ws);
-    session = await connect('v2', { inProcess: true, args: ['--workspace', W] });
-  });
-  after(async () => {
-    await session?.close();
-    removeDir(base);
-  });
-
-  test('write_file with each form: the code and stage of the design table', async () => {
-    const cases: [string, () => string, ExpectedRefusal][] = [
-      ['an empty path', () => '', { code: 'ERR_PARSE', stage: 'parse' }],
-      ['another scheme', () => `https://example.com${ws}/x.txt`, { code: 'ERR_SCHEME', stage: 'refusals' }],
-      ['a file URI with a host', () => `file://host${ws}/x.txt`, { code: 'ERR_HOST', stage: 'refusals' }],
-      ['file://localhost (refused by default)', () => `file://localhost${ws}/x.txt`, { code: 'ERR_HOST', stage: 'refusals' }],
-      ['an empty query marker', () => `${W}/x.txt?`, { code: 'ERR_QUERY_OR_FRAGMENT', stage: 'refusals' }],
-      ['a fragment', () => `${W}/x.txt#frag`, { code: 'ERR_QUERY_OR_FRAGMENT', stage: 'refusals' }],
-      ['a raw NUL in a path', () => 'x\u0000.txt', { code: 'ERR_NUL', stage: 'refusals' }],
-      ['an encoded NUL in a URI', () => `${W}/x%00.txt`, { code: 'ERR_NUL', stage: 'refusals' }],
-      ['an encoded slash', () => `${W}/sub%2Fx.txt`, { code: 'ERR_ENCODED_SEPARATOR', stage: 'refusals' }],
-      ['a raw backslash inside a URI', () => `${W}\\x.txt`, { code: 'ERR_ILLEGAL_CHARACTER', stage: 'refusals' }],
-      ['a raw control character inside a URI', () => `${W}/x\t.txt`, { code: 'ERR_ILLEGAL_CHARACTER', stage: 'refusals' }],
-      ['a malformed escape', () => `${W}/%zz.txt`, { code: 'ERR_BAD_ENCODING', stage: 'decode' }],
-      ['an escape that is not UTF-8', () => `${W}/%ff.txt`, { code: 'ERR_BAD_ENCODING', stage: 'decode' }],
-      ['a host-named path to outside', () => `file://tmp${path.join(base, 'outside')}/x.txt`, { code: 'ERR_HOST', stage: 'refusals' }],
-    ];
-    const before = snapshot(base);
-    for (const [what, input, expected] of cases) {
-      const s = expectRefusal(await session.call('write_file', { workspaceUri: W, path: input(), content: 'planted' }), { ...expected, verdict: 'refused' }, what);
-      assert.equal(s.input, input(), `${what}: the input is echoed as sent`);
-    }
-    assert.deepEqual(snapshot(base), before, 'nothing was written anywhere');
-  });
+table({
+  name: 'hostile path forms are refused at the stage that owns them, and nothing is written',
+  grants: [{ name: 'W', dir: 'ws' }],
+  tree: { 'ws/a.txt': 'a', 'outside/secret.txt': 'secret' },
+  rows: HOSTILE_FORMS.map(([what, target, code, stage]): Row => ({ name: what, tool: 'write_file', args: { path: target, content: 'planted' }, want: { refused: code, stage, verdict: 'refused' } })),
 });
 
 // ------------------------------------------------------------------------------------------------
 // Authorization: workspaceUri must equal a grant
 // ------------------------------------------------------------------------------------------------
 
-for (const { kind, version } of CLIENT_KINDS) {
-  describe(`authorization: a workspaceUri that was not granted (${kind} client, ${version})`, () => {
-    let base: string;
-    let notes: string;
-    let W: string;
-    let session: Session;
+const NOT_GRANTED = { refused: 'ERR_NOT_GRANTED', stage: 'server', verdict: 'refused', fields: { reason: /{W}/ } } as const; // the reason lists the grants
+const AT_ROOT = (code: Refused['refused']): Refused => ({ refused: code, stage: 'root', verdict: 'refused', fields: { next: /list_workspaces/ } });
 
-    before(async () => {
-      base = makeTempDir();
-      notes = path.join(base, 'notes');
-      writeTree(base, {
-        'notes/todo.md': 'inside',
-        'notes/sub/deep.md': 'deep',
-        'notes-evil/secret.md': 'sibling secret',
-        'other/file.md': 'other',
-      });
-      W = fileUri(notes);
-      session = await connect(kind, { inProcess: true, args: ['--workspace', W] });
-    });
-    after(async () => {
-      await session?.close();
-      removeDir(base);
-    });
+/** Each ungranted workspaceUri, with a path it would reach the secrets by. */
+const UNGRANTED: readonly (readonly [what: string, workspaceUri: string, path: string, want: Refused])[] = [
+  ['a workspace that was never granted', '{baseUri}/other', 'file.md', NOT_GRANTED],
+  ['a sub-folder of the granted workspace', '{W}/sub', 'deep.md', NOT_GRANTED],
+  ['a sibling whose name starts with the granted name', '{baseUri}/notes-evil', 'secret.md', NOT_GRANTED],
+  ['the sibling reached through %2e%2e from the grant', '{W}/%2e%2e/notes-evil', 'secret.md', NOT_GRANTED],
+  ['the parent of the grant', '{baseUri}', 'notes-evil/secret.md', NOT_GRANTED],
+  ['the filesystem root', 'file:///', '{secretFromRoot}', NOT_GRANTED],
+  ['the granted workspace spelled file://localhost', 'file://localhost{base}/notes', 'todo.md', AT_ROOT('ERR_HOST')],
+  ['the granted workspace with a query', '{W}?x=1', 'todo.md', AT_ROOT('ERR_QUERY_OR_FRAGMENT')],
+  ['the granted workspace over https', 'https://example.com{base}/notes', 'todo.md', AT_ROOT('ERR_SCHEME')],
+  ['the granted workspace as a relative path', 'notes', 'todo.md', AT_ROOT('ERR_NOT_ABSOLUTE')],
+];
 
-    test('each ungranted workspaceUri is refused ERR_NOT_GRANTED (stage server) or at the root; nothing is deleted', async () => {
-      const cases: [string, () => string, string, ExpectedRefusal][] = [
-        ['a workspace that was never granted', () => fileUri(path.join(base, 'other')), 'file.md', { code: 'ERR_NOT_GRANTED', stage: 'server', verdict: 'refused' }],
-        ['a sub-folder of the granted workspace', () => fileUri(path.join(notes, 'sub')), 'deep.md', { code: 'ERR_NOT_GRANTED', stage: 'server', verdict: 'refused' }],
-        ['a sibling whose name starts with the granted name', () => fileUri(path.join(base, 'notes-evil')), 'secret.md', { code: 'ERR_NOT_GRANTED', stage: 'server', verdict: 'refused' }],
-        ['the sibling reached through %2e%2e from the grant', () => `${W}/%2e%2e/notes-evil`, 'secret.md', { code: 'ERR_NOT_GRANTED', stage: 'server', verdict: 'refused' }],
-        ['the parent of the grant', () => fileUri(base), 'notes-evil/secret.md', { code: 'ERR_NOT_GRANTED', stage: 'server', verdict: 'refused' }],
-        ['the filesystem root', () => 'file:///', path.join(base, 'notes-evil/secret.md').slice(1), { code: 'ERR_NOT_GRANTED', stage: 'server', verdict: 'refused' }],
-        ['the granted workspace spelled file://localhost', () => `file://localhost${notes}`, 'todo.md', { code: 'ERR_HOST', stage: 'root', verdict: 'refused' }],
-        ['the granted workspace with a query', () => `${W}?x=1`, 'todo.md', { code: 'ERR_QUERY_OR_FRAGMENT', stage: 'root', verdict: 'refused' }],
-        ['the granted workspace over https', () => `https://example.com${notes}`, 'todo.md', { code: 'ERR_SCHEME', stage: 'root', verdict: 'refused' }],
-        ['the granted workspace as a relative path', () => 'notes', 'todo.md', { code: 'ERR_NOT_ABSOLUTE', stage: 'root', verdict: 'refused' }],
-      ];
-      const before = snapshot(base);
-      for (const [what, uri, target, expected] of cases) {
-        const workspaceUri = uri();
-        const result = await session.call('delete_path', { workspaceUri, path: target, recursive: true });
-        const s = expectRefusal(result, expected, what);
-        assert.equal(s.workspaceUri, workspaceUri, `${what}: the refusal names the workspaceUri as sent`);
-        if (expected.code === 'ERR_NOT_GRANTED') assert.ok(s.reason.includes(W), `${what}: the reason lists the grants: ${s.reason}`);
-        if (expected.stage === 'root') assert.match(s.next, /list_workspaces/, `${what}: next points at list_workspaces`);
-        const read = await session.call('read_text_file', { workspaceUri, path: target });
-        expectRefusal(read, expected, `${what} (read)`);
-        assertNoLeak(read, 'sibling secret', what);
-      }
-      assert.deepEqual(snapshot(base), before, 'nothing changed on disk');
-    });
-
-    test('control: the granted workspace, also with a trailing slash, is accepted', async () => {
-      for (const [workspaceUri, what] of [[W, 'exact'], [`${W}/`, 'trailing slash']] as const) {
-        const read = await session.call('read_text_file', { workspaceUri, path: 'todo.md' });
-        assert.equal(expectContent(read, what), 'inside', what);
-      }
-    });
-  });
-}
+table({
+  name: 'authorization: a workspaceUri that was not granted',
+  clients: ['v2', 'v1'],
+  grants: [{ name: 'W', dir: 'notes' }],
+  placeholders: (base) => ({ secretFromRoot: path.relative('/', path.join(base, 'notes-evil/secret.md')) }),
+  tree: { 'notes/todo.md': 'inside', 'notes/sub/deep.md': 'deep', 'notes-evil/secret.md': 'sibling secret', 'other/file.md': 'other' },
+  rows: [
+    // The refusal names the workspaceUri as sent; nothing is deleted.
+    ...UNGRANTED.map(([what, workspaceUri, target, want]): Row => ({ name: what, tool: 'delete_path', args: { workspaceUri, path: target, recursive: true }, want })),
+    ...UNGRANTED.map(([what, workspaceUri, target, want]): Row => ({ name: what, tool: 'read_text_file', args: { workspaceUri, path: target }, want: { ...want, hides: 'sibling secret' } })),
+    { name: 'control: the granted workspace is accepted', tool: 'read_text_file', args: { workspaceUri: '{W}', path: 'todo.md' }, want: { text: 'inside' } },
+    { name: 'control: the granted workspace with a trailing slash is accepted', tool: 'read_text_file', args: { workspaceUri: '{W}/', path: 'todo.md' }, want: { text: 'inside' } },
+  ],
+});
 
 // ------------------------------------------------------------------------------------------------
 // Symlink escapes
 // ------------------------------------------------------------------------------------------------
 
-describe('symlink escapes: links inside the workspace that point outside (v2 client)', () => {
-  const SECRET = 'TOP SECRET outside';
-  let base: string;
-  let ws: string;
-  let outside: string;
-  let W: string;
-  let session: Session;
-  const at = (relative: string) => path.join(ws, relative);
-  const call = (name: string, args: Record<string, unknown>) => session.call(name, { workspaceUri: W, ...args });
-  const escape: ExpectedRefusal = { code: 'ERR_SYMLINK_ESCAPE', stage: 'realpath', verdict: 'outside' };
-  /** A fresh link at `name` (replacing whatever is there) pointing to `target`. */
-  const link = (name: string, target: string) => {
-    fs.rmSync(at(name), { force: true, recursive: true });
-    fs.symlinkSync(target, at(name));
-  };
+const SECRET = 'TOP SECRET outside';
+const ESCAPE = { refused: 'ERR_SYMLINK_ESCAPE', stage: 'realpath', verdict: 'outside' } as const;
 
-  before(async () => {
-    base = makeTempDir();
-    ws = path.join(base, 'ws');
-    outside = path.join(base, 'outside');
-    writeTree(base, {
-      'ws/a.txt': 'inside a',
-      'ws/inside-target.txt': 'inside target',
-      'outside/secret.txt': SECRET,
-      'outside/dir/deeper.txt': SECRET,
-    });
-    W = fileUri(ws);
-    session = await connect('v2', { inProcess: true, args: ['--workspace', W] });
-  });
-  after(async () => {
-    await session?.close();
-    removeDir(base);
-  });
+table({
+  name: 'symlink escapes: links inside the workspace that point outside',
+  grants: [{ name: 'W', dir: 'ws' }],
+  tree: {
+    'ws/a.txt': 'inside a',
+    'ws/inside-target.txt': 'inside target',
+    'outside/secret.txt': SECRET,
+    'outside/dir/deeper.txt': SECRET,
+    'ws/link-file': link('{base}/outside/secret.txt'),
+    'ws/link-rel': link('../outside/secret.txt'),
+    'ws/link-dir': link('{base}/outside'),
+    'ws/chain': link('link-file'), // a link to a link that escapes
+  },
+  rows: [
+    // Reading through a link to an outside file or folder returns nothing of it.
+    ...(
+      [
+        ['read_text_file', { path: 'link-file' }],
+        ['read_text_file', { path: 'link-rel' }],
+        ['read_text_file', { path: 'chain' }],
+        ['read_text_file', { path: 'link-dir/secret.txt' }],
+        ['read_text_file', { path: '{W}/link-file' }],
+        ['read_media_file', { path: 'link-file' }],
+        ['edit_file', { path: 'link-file', edits: [{ oldText: 'TOP', newText: 'PWNED' }], dryRun: true }],
+        ['edit_file', { path: 'link-file', edits: [{ oldText: 'TOP', newText: 'PWNED' }] }],
+        ['list_directory', { path: 'link-dir' }],
+        ['list_directory_with_sizes', { path: 'link-dir' }],
+        ['directory_tree', { path: 'link-dir' }],
+        ['search_files', { path: 'link-dir', pattern: 'secret' }],
+        ['get_file_info', { path: 'link-dir/secret.txt' }],
+      ] as const
+    ).map(([tool, args]): Row => ({ tool, args, want: { ...ESCAPE, hides: SECRET } })),
+    {
+      name: 'the inside file read, each escaping link refused on its own',
+      tool: 'read_multiple_files',
+      args: { paths: ['a.txt', 'link-file', 'link-dir/secret.txt'] },
+      want: { sections: ['a.txt:\ninside a', /: Refused \(ERR_SYMLINK_ESCAPE /, /: Refused \(ERR_SYMLINK_ESCAPE /], hides: SECRET },
+      unchanged: ['outside'],
+    },
 
-  test('reading through a link to an outside file or folder is refused ERR_SYMLINK_ESCAPE and returns nothing of it', async () => {
-    link('link-file', path.join(outside, 'secret.txt'));
-    link('link-rel', '../outside/secret.txt');
-    link('link-dir', outside);
-    link('chain', 'link-file'); // a link to a link that escapes
-    const before = snapshot(outside);
-    const cases: [string, Record<string, unknown>][] = [
-      ['read_text_file', { path: 'link-file' }],
-      ['read_text_file', { path: 'link-rel' }],
-      ['read_text_file', { path: 'chain' }],
-      ['read_text_file', { path: 'link-dir/secret.txt' }],
-      ['read_text_file', { path: fileUri(at('link-file')) }],
-      ['read_media_file', { path: 'link-file' }],
-      ['edit_file', { path: 'link-file', edits: [{ oldText: 'TOP', newText: 'PWNED' }], dryRun: true }],
-      ['edit_file', { path: 'link-file', edits: [{ oldText: 'TOP', newText: 'PWNED' }] }],
-      ['list_directory', { path: 'link-dir' }],
-      ['list_directory_with_sizes', { path: 'link-dir' }],
-      ['directory_tree', { path: 'link-dir' }],
-      ['search_files', { path: 'link-dir', pattern: 'secret' }],
-      ['get_file_info', { path: 'link-dir/secret.txt' }],
-    ];
-    for (const [tool, args] of cases) {
-      const result = await call(tool, args);
-      expectRefusal(result, escape, `${tool} ${JSON.stringify(args)}`);
-      assertNoLeak(result, SECRET, tool);
-    }
-    const manyResult = await call('read_multiple_files', { paths: ['a.txt', 'link-file', 'link-dir/secret.txt'] });
-    const sections = expectContent(manyResult, 'read_multiple_files').split('\n---\n');
-    assert.equal(sections[0], 'a.txt:\ninside a');
-    for (const section of sections.slice(1)) assert.match(section, /: Refused \(ERR_SYMLINK_ESCAPE /);
-    assert.ok(!JSON.stringify(manyResult).includes(SECRET), 'read_multiple_files leaked the outside file');
-    assert.deepEqual(snapshot(outside), before, 'the outside tree is unchanged');
-  });
+    // Walking the workspace shows escaping links as links and never descends them.
+    { name: 'the link listed as a link, no children', tool: 'directory_tree', args: { path: '.' }, want: { structured: { tree: including(exactly({ name: 'link-dir', type: 'symlink' })) }, hides: 'deeper.txt' } },
+    { name: 'nothing under the link found', tool: 'search_files', args: { path: '.', pattern: 'deeper' }, want: { structured: { matches: [] } } },
+    { name: 'the link listed as a link', tool: 'list_directory', args: { path: '.' }, want: { listing: { links: including('link-dir'), directories: excluding('link-dir') } } },
 
-  test('walking the workspace (directory_tree, search_files, list_directory) shows escaping links as links and never descends them', async () => {
-    link('link-dir', outside);
-    const tree = expectOk(await call('directory_tree', { path: '.' }), 'tree of the workspace');
-    const node = tree.tree.find((entry: { name: string }) => entry.name === 'link-dir');
-    assert.deepEqual(node, { name: 'link-dir', type: 'symlink' }, 'listed as a link, no children');
-    assert.ok(!JSON.stringify(tree).includes('deeper.txt'), 'nothing under the link was listed');
-    const found = expectOk(await call('search_files', { path: '.', pattern: 'deeper' }), 'search the workspace');
-    assert.deepEqual(found.matches, []);
-    const listed = listingOf(await call('list_directory', { path: '.' }), 'list the workspace');
-    assert.ok(listed.links.includes('link-dir') && !listed.directories.includes('link-dir'), 'listed as a link');
-  });
+    { name: 'control: a link whose chain stays inside is followed', tree: { 'ws/inside-link': link('inside-target.txt') }, tool: 'read_text_file', args: { path: 'inside-link' }, want: { text: 'inside target' } },
 
-  test('control: a link whose chain stays inside is followed', async () => {
-    link('inside-link', 'inside-target.txt');
-    const read = await call('read_text_file', { path: 'inside-link' });
-    assert.equal(expectContent(read, 'read inside link'), 'inside target');
-  });
+    // Through an escaping directory link nothing is created, changed or deleted outside (no temporary file either).
+    { name: 'write through a dir link', tool: 'write_file', args: { path: 'link-dir/new.txt', content: 'planted' }, want: ESCAPE },
+    { name: 'overwrite through a dir link', tool: 'write_file', args: { path: 'link-dir/secret.txt', content: 'overwritten' }, want: ESCAPE },
+    { name: 'overwrite deeper through a dir link', tool: 'write_file', args: { path: 'link-dir/dir/deeper.txt', content: 'overwritten' }, want: ESCAPE },
+    { name: 'mkdir through a dir link', tool: 'create_directory', args: { path: 'link-dir/newdir' }, want: ESCAPE },
+    { name: 'delete through a dir link', tool: 'delete_path', args: { path: 'link-dir/secret.txt' }, want: ESCAPE },
+    { name: 'delete a folder through a dir link', tool: 'delete_path', args: { path: 'link-dir/dir', recursive: true }, want: ESCAPE },
 
-  test('write_file and create_directory through an escaping directory link are refused; nothing is created outside', async () => {
-    link('link-dir', outside);
-    const before = snapshot(outside);
-    expectRefusal(await call('write_file', { path: 'link-dir/new.txt', content: 'planted' }), escape, 'write through a dir link');
-    expectRefusal(await call('write_file', { path: 'link-dir/secret.txt', content: 'overwritten' }), escape, 'overwrite through a dir link');
-    expectRefusal(await call('write_file', { path: 'link-dir/dir/deeper.txt', content: 'overwritten' }), escape, 'overwrite deeper through a dir link');
-    expectRefusal(await call('create_directory', { path: 'link-dir/newdir' }), escape, 'mkdir through a dir link');
-    expectRefusal(await call('delete_path', { path: 'link-dir/secret.txt' }), escape, 'delete through a dir link');
-    expectRefusal(await call('delete_path', { path: 'link-dir/dir', recursive: true }), escape, 'delete a folder through a dir link');
-    assert.deepEqual(snapshot(outside), before, 'nothing created, changed or deleted outside (no temporary file either)');
-  });
+    {
+      name: 'AT a link (the final name): the link replaced, its outside target never written',
+      tree: { 'ws/at-link': link('{base}/outside/secret.txt') },
+      tool: 'write_file',
+      args: { path: 'at-link', content: 'replaced the link' },
+      want: { structured: { path: 'at-link' } },
+      disk: { 'ws/at-link': 'replaced the link', 'outside/secret.txt': SECRET },
+    },
+    {
+      name: 'AT a dangling link to an outside name: the link replaced, the outside file never created',
+      tree: { 'ws/dangling': link('{base}/outside/planted.txt') },
+      tool: 'write_file',
+      args: { path: 'dangling', content: 'planted?' },
+      want: { structured: { path: 'dangling' } },
+      disk: { 'outside/planted.txt': absent, 'ws/dangling': 'planted?' },
+    },
+    {
+      name: 'AT a dangling link to an outside name: the outside folder never created, the link left',
+      tree: { 'ws/dangling-dir': link('{base}/outside/newdir') },
+      tool: 'create_directory',
+      args: { path: 'dangling-dir' },
+      want: { error: /EEXIST|ERR_SYMLINK_ESCAPE/, orRefused: true },
+      disk: { 'outside/newdir': absent, 'ws/dangling-dir': link('{base}/outside/newdir') },
+    },
 
-  test('write_file AT a link (the final name) replaces the link and never writes its outside target', async () => {
-    link('at-link', path.join(outside, 'secret.txt'));
-    const s = expectOk(await call('write_file', { path: 'at-link', content: 'replaced the link' }), 'write at a link');
-    assert.equal(s.path, 'at-link');
-    assert.equal(isSymlink(at('at-link')), false, 'the link is gone');
-    assert.equal(fs.readFileSync(at('at-link'), 'utf8'), 'replaced the link');
-    assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), SECRET, 'the outside target is unchanged');
-  });
+    // delete_path on a link removes the link, never its target.
+    {
+      name: 'a link to a file: the link deleted',
+      tree: { 'ws/del-file-link': link('{base}/outside/secret.txt') },
+      tool: 'delete_path',
+      args: { path: 'del-file-link' },
+      want: { structured: exactly({ path: 'del-file-link', kind: 'symlink' }) },
+      disk: { 'ws/del-file-link': absent },
+      unchanged: ['outside'],
+    },
+    {
+      name: 'a link to a folder, recursive: the link deleted',
+      tree: { 'ws/del-dir-link': link('{base}/outside') },
+      tool: 'delete_path',
+      args: { path: 'del-dir-link', recursive: true },
+      want: { structured: exactly({ path: 'del-dir-link', kind: 'symlink' }) },
+      disk: { 'ws/del-dir-link': absent },
+      unchanged: ['outside'],
+    },
 
-  test('write_file AT a dangling link to an outside name replaces the link and never creates the outside file', async () => {
-    link('dangling', path.join(outside, 'planted.txt'));
-    const result = await call('write_file', { path: 'dangling', content: 'planted?' });
-    assert.equal(fs.existsSync(path.join(outside, 'planted.txt')), false, 'nothing was created outside');
-    const s = expectOk(result, 'write at a dangling link');
-    assert.equal(s.path, 'dangling');
-    assert.equal(isSymlink(at('dangling')), false);
-    assert.equal(fs.readFileSync(at('dangling'), 'utf8'), 'planted?');
-  });
-
-  test('create_directory AT a dangling link to an outside name is EEXIST and never creates the outside folder', async () => {
-    link('dangling-dir', path.join(outside, 'newdir'));
-    const result = await call('create_directory', { path: 'dangling-dir' });
-    assert.equal(fs.existsSync(path.join(outside, 'newdir')), false, 'nothing was created outside');
-    assert.equal(result.isError, true, `create_directory at a link succeeded: ${textOf(result)}`);
-    assert.match(textOf(result), /EEXIST|ERR_SYMLINK_ESCAPE/);
-    assert.equal(isSymlink(at('dangling-dir')), true, 'the link is left as it was');
-  });
-
-  test('delete_path on a link removes the link, never its target (file or folder, recursive or not)', async () => {
-    link('del-file-link', path.join(outside, 'secret.txt'));
-    link('del-dir-link', outside);
-    const before = snapshot(outside);
-    assert.deepEqual(expectOk(await call('delete_path', { path: 'del-file-link' }), 'delete file link'), { path: 'del-file-link', kind: 'symlink' });
-    assert.deepEqual(expectOk(await call('delete_path', { path: 'del-dir-link', recursive: true }), 'delete dir link'), { path: 'del-dir-link', kind: 'symlink' });
-    assert.equal(isSymlink(at('del-file-link')) || fs.existsSync(at('del-file-link')), false);
-    assert.equal(isSymlink(at('del-dir-link')) || fs.existsSync(at('del-dir-link')), false);
-    assert.deepEqual(snapshot(outside), before, 'the targets are untouched');
-  });
-
-  test('move_file of an escaping link moves the link itself; moving into an escaping directory link is refused', async () => {
-    link('mv-link', path.join(outside, 'secret.txt'));
-    link('link-dir', outside);
-    const before = snapshot(outside);
-    const moved = expectOk(await call('move_file', { source: 'mv-link', destination: 'moved-link' }), 'move a link');
-    assert.equal(moved.destination, 'moved-link');
-    assert.equal(isSymlink(at('mv-link')), false, 'the source name is gone');
-    assert.equal(isSymlink(at('moved-link')), true, 'the destination is the link itself');
-    assert.equal(fs.readlinkSync(at('moved-link')), path.join(outside, 'secret.txt'));
-
-    expectRefusal(await call('move_file', { source: 'a.txt', destination: 'link-dir/a.txt' }), escape, 'move into an escaping dir link');
-    expectRefusal(await call('move_file', { source: 'link-dir/secret.txt', destination: 'stolen.txt' }), escape, 'move out through an escaping dir link');
-    assert.equal(fs.readFileSync(at('a.txt'), 'utf8'), 'inside a');
-    assert.equal(fs.existsSync(at('stolen.txt')), false);
-    assert.deepEqual(snapshot(outside), before, 'the outside tree is unchanged');
-  });
+    {
+      name: 'an escaping link moved as the link itself',
+      tree: { 'ws/mv-link': link('{base}/outside/secret.txt') },
+      tool: 'move_file',
+      args: { source: 'mv-link', destination: 'moved-link' },
+      want: { structured: { destination: 'moved-link' } },
+      disk: { 'ws/mv-link': absent, 'ws/moved-link': link('{base}/outside/secret.txt') },
+      unchanged: ['outside'],
+    },
+    { name: 'move into an escaping dir link', tool: 'move_file', args: { source: 'a.txt', destination: 'link-dir/a.txt' }, want: ESCAPE },
+    { name: 'move out through an escaping dir link', tool: 'move_file', args: { source: 'link-dir/secret.txt', destination: 'stolen.txt' }, want: ESCAPE },
+  ],
 });
 
 // ------------------------------------------------------------------------------------------------
 // Read-only grants
 // ------------------------------------------------------------------------------------------------
 
-describe('a read-only grant (--read-only-workspace) beside a read-write one (v2 client)', () => {
-  let base: string;
-  let ro: string;
-  let rw: string;
-  let RO: string;
-  let RW: string;
-  let session: Session;
+const RO_TREE = { 'ro/file.txt': 'read me\nsecond\n', 'ro/folder/inner.txt': 'inner', 'ro/empty/.keep': '' };
+const READ_ONLY = { refused: 'ERR_READ_ONLY', stage: 'server', verdict: 'refused', fields: { next: /read-only/ } } as const; // next explains the read-only grant
 
-  before(async () => {
-    base = makeTempDir();
-    ro = path.join(base, 'ro');
-    rw = path.join(base, 'rw');
-    writeTree(base, {
-      'ro/file.txt': 'read me\nsecond\n',
-      'ro/folder/inner.txt': 'inner',
-      'ro/empty/.keep': '',
-      'rw/file.txt': 'writable',
-    });
-    RO = fileUri(ro);
-    RW = fileUri(rw);
-    session = await connect('v2', { inProcess: true, args: ['--read-only-workspace', RO, '--workspace', RW] });
-  });
-  after(async () => {
-    await session?.close();
-    removeDir(base);
-  });
+/** The rights of each workspace listed, by URI (placeholders replaced), in any order. */
+const rightsByUri =
+  (expected: Readonly<Record<string, string>>): Matcher =>
+  (workspaces: { uri: string; rights: string }[], t, what) =>
+    assert.deepEqual(Object.fromEntries(workspaces.map((workspace) => [workspace.uri, workspace.rights])), t.expand(expected), what);
 
-  test('list_workspaces reports each grant with its rights', async () => {
-    const s = expectOk(await session.call('list_workspaces', {}), 'list_workspaces');
-    const rights = Object.fromEntries(s.workspaces.map((workspace: { uri: string; rights: string }) => [workspace.uri, workspace.rights]));
-    assert.deepEqual(rights, { [RO]: 'read', [RW]: 'read-write' });
-  });
+table({
+  name: 'a read-only grant (--read-only-workspace) beside a read-write one',
+  grants: [
+    { name: 'RO', dir: 'ro', rights: 'read' },
+    { name: 'RW', dir: 'rw' },
+  ],
+  tree: { ...RO_TREE, 'rw/file.txt': 'writable' },
+  rows: [
+    { name: 'each grant with its rights', tool: 'list_workspaces', args: {}, want: { structured: { workspaces: rightsByUri({ '{RO}': 'read', '{RW}': 'read-write' }) } } },
 
-  test('every read tool works on the read-only workspace', async () => {
-    const call = (name: string, args: Record<string, unknown>) => session.call(name, { workspaceUri: RO, ...args });
-    const read = await call('read_text_file', { path: 'file.txt', head: 1 });
-    assert.equal(expectContent(read, 'read'), 'read me');
-    const many = await call('read_multiple_files', { paths: ['file.txt', 'folder/inner.txt'] });
-    assert.match(expectContent(many, 'read many'), /^folder\/inner\.txt:\ninner$/m);
-    assert.match(textOf(many), /^folder\/inner\.txt:\ninner$/m);
-    assert.equal(expectOk(await call('read_media_file', { path: 'file.txt' }), 'read media').size, 15);
-    const listed = listingOf(await call('list_directory', { path: '.' }), 'list');
-    assert.ok(listed.directories.length + listed.files.length + listed.links.length >= 3);
-    expectOk(await call('list_directory_with_sizes', { path: '.' }), 'list with sizes');
-    expectOk(await call('directory_tree', { path: '.' }), 'tree');
-    assert.equal(expectOk(await call('search_files', { path: '.', pattern: 'inner' }), 'search').matches.length, 1);
-    assert.equal(expectOk(await call('get_file_info', { path: 'file.txt' }), 'info').type, 'file');
-    assert.equal(expectOk(await call('explain_path', { path: 'file.txt' }), 'explain').verdict, 'inside');
-  });
+    // Every read tool works on the read-only workspace.
+    { name: 'its first line', tool: 'read_text_file', args: { path: 'file.txt', head: 1 }, want: { text: 'read me' } },
+    { name: 'each file under its path', tool: 'read_multiple_files', args: { paths: ['file.txt', 'folder/inner.txt'] }, want: { text: /^folder\/inner\.txt:\ninner$/m } },
+    { name: 'its size', tool: 'read_media_file', args: { path: 'file.txt' }, want: { structured: { size: 15 } } },
+    {
+      name: 'its entries, at least three',
+      tool: 'list_directory',
+      args: { path: '.' },
+      want: { listing: ((listed: { directories: string[]; files: string[]; links: string[] }, _t, what) => assert.ok(listed.directories.length + listed.files.length + listed.links.length >= 3, what)) satisfies Matcher },
+    },
+    { name: 'its entries with sizes', tool: 'list_directory_with_sizes', args: { path: '.' }, want: { structured: {} } },
+    { name: 'its tree', tool: 'directory_tree', args: { path: '.' }, want: { structured: {} } },
+    { name: 'the one match', tool: 'search_files', args: { path: '.', pattern: 'inner' }, want: { structured: { matches: ['folder/inner.txt'] } } },
+    { name: 'a file', tool: 'get_file_info', args: { path: 'file.txt' }, want: { structured: { type: 'file' } } },
+    { name: 'inside', tool: 'explain_path', args: { path: 'file.txt' }, want: { structured: { verdict: 'inside' } } },
 
-  test('every write-class tool is refused ERR_READ_ONLY and nothing changes', async () => {
-    const before = snapshot(ro);
-    const cases: [string, Record<string, unknown>][] = [
-      ['write_file', { path: 'file.txt', content: 'overwritten' }],
-      ['write_file', { path: 'new.txt', content: 'created' }],
-      ['edit_file', { path: 'file.txt', edits: [{ oldText: 'read me', newText: 'edited' }] }],
-      ['edit_file', { path: 'file.txt', edits: [{ oldText: 'read me', newText: 'edited' }], dryRun: true }],
-      ['create_directory', { path: 'newdir' }],
-      ['move_file', { source: 'file.txt', destination: 'moved.txt' }],
-      ['delete_path', { path: 'file.txt' }],
-      ['delete_path', { path: 'folder', recursive: true }],
-      ['delete_path', { path: 'empty/.keep' }],
-    ];
-    for (const [tool, args] of cases) {
-      const s = expectRefusal(await session.call(tool, { workspaceUri: RO, ...args }), { code: 'ERR_READ_ONLY', stage: 'server', verdict: 'refused' }, `${tool} ${JSON.stringify(args)}`);
-      assert.match(s.next, /read-only/, `${tool}: next explains the read-only grant`);
-      assert.equal(s.workspaceUri, RO);
-    }
-    assert.deepEqual(snapshot(ro), before, 'the read-only workspace is unchanged');
-  });
+    // Every write-class tool is refused and nothing changes.
+    ...(
+      [
+        ['write_file', { path: 'file.txt', content: 'overwritten' }],
+        ['write_file', { path: 'new.txt', content: 'created' }],
+        ['edit_file', { path: 'file.txt', edits: [{ oldText: 'read me', newText: 'edited' }] }],
+        ['edit_file', { path: 'file.txt', edits: [{ oldText: 'read me', newText: 'edited' }], dryRun: true }],
+        ['create_directory', { path: 'newdir' }],
+        ['move_file', { source: 'file.txt', destination: 'moved.txt' }],
+        ['delete_path', { path: 'file.txt' }],
+        ['delete_path', { path: 'folder', recursive: true }],
+        ['delete_path', { path: 'empty/.keep' }],
+      ] as const
+    ).map(([tool, args]): Row => ({ tool, args, want: READ_ONLY })),
 
-  test('naming the read-write workspace and a path into the read-only one is ERR_OUTSIDE, never a way round the grant', async () => {
-    const before = snapshot(ro);
-    const cases: [string, Record<string, unknown>][] = [
-      ['write_file', { path: fileUri(path.join(ro, 'file.txt')), content: 'overwritten' }],
-      ['write_file', { path: path.join(ro, 'new.txt'), content: 'created' }],
-      ['delete_path', { path: '../ro/file.txt' }],
-      ['move_file', { source: '../ro/file.txt', destination: 'stolen.txt' }],
-      ['edit_file', { path: `${RW}/%2e%2e/ro/file.txt`, edits: [{ oldText: 'read me', newText: 'edited' }] }],
-    ];
-    for (const [tool, args] of cases) {
-      expectRefusal(await session.call(tool, { workspaceUri: RW, ...args }), { code: 'ERR_OUTSIDE', stage: 'containment' }, `${tool} ${JSON.stringify(args)}`);
-    }
-    assert.deepEqual(snapshot(ro), before, 'the read-only workspace is unchanged');
-    assert.equal(fs.existsSync(path.join(rw, 'stolen.txt')), false);
-  });
+    // Naming the read-write workspace and a path into the read-only one is never a way round the grant.
+    ...(
+      [
+        ['write_file', { path: '{RO}/file.txt', content: 'overwritten' }],
+        ['write_file', { path: '{base}/ro/new.txt', content: 'created' }],
+        ['delete_path', { path: '../ro/file.txt' }],
+        ['move_file', { source: '../ro/file.txt', destination: 'stolen.txt' }],
+        ['edit_file', { path: '{RW}/%2e%2e/ro/file.txt', edits: [{ oldText: 'read me', newText: 'edited' }] }],
+      ] as const
+    ).map(([tool, args]): Row => ({ tool, args: { workspaceUri: '{RW}', ...args }, want: { refused: 'ERR_OUTSIDE', stage: 'containment' } })),
 
-  test('control: the read-write workspace in the same server still takes writes', async () => {
-    expectOk(await session.call('write_file', { workspaceUri: RW, path: 'file.txt', content: 'written' }), 'write rw');
-    assert.equal(fs.readFileSync(path.join(rw, 'file.txt'), 'utf8'), 'written');
-  });
+    { name: 'control: the read-write workspace in the same server still takes writes', tool: 'write_file', args: { workspaceUri: '{RW}', path: 'file.txt', content: 'written' }, want: { structured: {} }, disk: { 'rw/file.txt': 'written' } },
+  ],
+});
 
-  test('the same workspace granted read-only and read-write keeps the narrower right', async () => {
-    const twice = await connect('v2', { inProcess: true, args: ['--workspace', RO, '--read-only-workspace', RO] });
-    try {
-      const s = expectOk(await twice.call('list_workspaces', {}), 'list_workspaces');
-      assert.deepEqual(s.workspaces.map((workspace: { rights: string }) => workspace.rights), ['read']);
-      expectRefusal(await twice.call('write_file', { workspaceUri: RO, path: 'x.txt', content: 'x' }), { code: 'ERR_READ_ONLY' }, 'write to a twice-granted workspace');
-      assert.equal(fs.existsSync(path.join(ro, 'x.txt')), false);
-    } finally {
-      await twice.close();
-    }
-  });
+table({
+  name: 'the same workspace granted read-only and read-write keeps the narrower right',
+  grants: [
+    { name: 'W', dir: 'ro' },
+    { name: 'RO', dir: 'ro', rights: 'read' },
+  ],
+  tree: RO_TREE,
+  rows: [
+    { name: 'one workspace, read-only', tool: 'list_workspaces', args: {}, want: { structured: { workspaces: [{ rights: 'read' }] } } },
+    { tool: 'write_file', args: { path: 'x.txt', content: 'x' }, want: { refused: 'ERR_READ_ONLY' } },
+  ],
+});
 
-  test('a read-only workspace nested in a read-write one stays read-only when the outer workspace is named', async () => {
-    const outer = await connect('v2', { inProcess: true, args: ['--workspace', fileUri(base), '--read-only-workspace', RO] });
-    const before = snapshot(ro);
-    try {
-      const cases: [string, Record<string, unknown>][] = [
+table({
+  name: 'a read-only workspace nested in a read-write one stays read-only when the outer workspace is named',
+  grants: [
+    { name: 'OUTER', dir: '.' },
+    { name: 'RO', dir: 'ro', rights: 'read' },
+  ],
+  tree: { ...RO_TREE, 'rw/file.txt': 'writable' },
+  rows: [
+    ...(
+      [
         ['write_file', { path: 'ro/file.txt', content: 'overwritten' }],
         ['edit_file', { path: 'ro/file.txt', edits: [{ oldText: 'read me', newText: 'edited' }] }],
         ['create_directory', { path: 'ro/made' }],
         ['delete_path', { path: 'ro/folder', recursive: true }],
         ['move_file', { source: 'ro/file.txt', destination: 'rw/stolen.txt' }],
         ['move_file', { source: 'rw/file.txt', destination: 'ro/planted.txt' }],
-      ];
-      for (const [tool, args] of cases) {
-        expectRefusal(await outer.call(tool, { workspaceUri: fileUri(base), ...args }), { code: 'ERR_READ_ONLY' }, `${tool} ${JSON.stringify(args)}`);
-      }
-      assert.deepEqual(snapshot(ro), before, 'the nested read-only workspace is unchanged');
-      expectContent(await outer.call('read_text_file', { workspaceUri: fileUri(base), path: 'ro/file.txt' }), 'reading through the outer grant');
-    } finally {
-      await outer.close();
-    }
-  });
-
-  test('the same folder granted under two names (a link to it read-write, the folder itself read-only) keeps the narrower right under both', async () => {
-    const alias = path.join(base, 'ro-alias');
-    fs.symlinkSync(ro, alias);
-    const before = snapshot(ro);
-    const twice = await connect('v2', { inProcess: true, args: ['--workspace', fileUri(alias), '--read-only-workspace', RO] });
-    try {
-      const result = await twice.call('write_file', { workspaceUri: fileUri(alias), path: 'file.txt', content: 'written through the alias' });
-      assert.equal(fs.readFileSync(path.join(ro, 'file.txt'), 'utf8'), 'read me\nsecond\n', 'the read-only folder was written through its alias');
-      expectRefusal(result, { code: 'ERR_READ_ONLY' }, 'write through the read-write alias of a read-only workspace');
-      assert.deepEqual(snapshot(ro), before);
-    } finally {
-      await twice.close();
-      fs.rmSync(path.join(ro, 'file.txt'), { force: true });
-      fs.writeFileSync(path.join(ro, 'file.txt'), 'read me\nsecond\n');
-      fs.unlinkSync(alias);
-    }
-  });
+      ] as const
+    ).map(([tool, args]): Row => ({ tool, args, want: { refused: 'ERR_READ_ONLY' } })),
+    { name: 'reading through the outer grant', tool: 'read_text_file', args: { path: 'ro/file.txt' }, want: { text: 'read me\nsecond\n' } },
+  ],
 });
+
+table({
+  name: 'the same folder granted under two names (a link to it read-write, the folder itself read-only) keeps the narrower right under both',
+  grants: [
+    { name: 'ALIAS', dir: 'ro-alias' },
+    { name: 'RO', dir: 'ro', rights: 'read' },
+  ],
+  tree: { ...RO_TREE, 'ro-alias': link('{base}/ro') },
+  rows: [
+    {
+      name: 'write through the read-write alias of a read-only workspace',
+      tool: 'write_file',
+      args: { path: 'file.txt', content: 'written through the alias' },
+      want: { refused: 'ERR_READ_ONLY' },
+      disk: { 'ro/file.txt': 'read me\nsecond\n' },
+    },
+  ],
+});
+
 
 // ------------------------------------------------------------------------------------------------
 // The refusal log

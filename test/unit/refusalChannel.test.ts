@@ -45,13 +45,19 @@ describe('the launcher\'s end of the refusal channel', () => {
   });
   after(() => fs.rmSync(base, { recursive: true, force: true }));
 
-  test('a refusal record or a note is taken; anything else is not', () => {
+  test('a refusal record, a not-found record or a note is taken; anything else is not', () => {
     assert.deepEqual(parseChannelLine(JSON.stringify(record(1))), { record: record(1) });
+    const notFound: RefusalRecord = { ...record(1), event: 'not-found', code: 'ENOENT', stage: 'realpath', reason: 'x.md does not exist. Did you mean X.md?' };
+    assert.deepEqual(parseChannelLine(JSON.stringify(notFound)), { record: notFound });
     assert.deepEqual(parseChannelLine(JSON.stringify({ time: 't', note: '3 refusals not logged' })), { note: '3 refusals not logged' });
     for (const forged of [
       'not json',
       '[1,2]',
       JSON.stringify({ ...record(1), code: 'ERR_EVERYTHING_IS_FINE' }),
+      // An event is its own code, and no other.
+      JSON.stringify({ ...record(1), code: 'ENOENT' }),
+      JSON.stringify({ ...record(1), event: 'not-found' }),
+      JSON.stringify({ ...record(1), event: 'everything-fine', code: 'ENOENT' }),
       JSON.stringify({ ...record(1), trace: [] }),
       JSON.stringify({ ...record(1), input: 42 }),
       JSON.stringify({ ...record(1), truncated: false }),

@@ -5,8 +5,9 @@ import { test } from 'node:test';
 import { DEFAULT_POLICY } from '../../src/core/index.js';
 import { serverLaunch, type Folder } from '../../src/extension/grants.js';
 import type { Settings } from '../../src/extension/settings.js';
+import { DEFAULT_SIMULATED_ROOTS } from '../../src/shared/simulatedRoots.js';
 
-const settings: Settings = { policy: DEFAULT_POLICY, readOnlyFolders: [], refusalLogSize: 4096 };
+const settings: Settings = { policy: DEFAULT_POLICY, readOnlyFolders: [], refusalLogSize: 4096, simulatedRoots: DEFAULT_SIMULATED_ROOTS };
 const app: Folder = { name: 'app', uri: 'file:///c%3A/Users/dev/app', scheme: 'file', fsPath: 'c:\\Users\\dev\\app' };
 const docs: Folder = { name: 'docs', uri: 'file:///home/dev/docs', scheme: 'file', fsPath: '/home/dev/docs' };
 const remote: Folder = { name: 'remote', uri: 'vscode-remote://ssh/home/dev/x', scheme: 'vscode-remote', fsPath: '/home/dev/x' };
@@ -22,7 +23,7 @@ function workspaces(args: readonly string[]): [string, string][] {
 test('each trusted file: folder is one explicit --workspace, its URI exactly as VS Code spells it', () => {
   const launch = serverLaunch([app, docs], true, settings, '/logs/refusals.jsonl');
   assert.deepEqual(workspaces(launch.args), [['--workspace', app.uri], ['--workspace', docs.uri]]);
-  assert.deepEqual(launch.args.slice(-4), ['--refusal-log', '/logs/refusals.jsonl', '--refusal-log-size', '4096']);
+  assert.deepEqual(launch.args.slice(-5), ['--refusal-log', '/logs/refusals.jsonl', '--refusal-log-size', '4096', '--quiet']);
   assert.deepEqual(launch.notes, []);
 });
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_POLICY } from '../../src/core/index.js';
-import { traceRequest } from '../../src/extension/tracing.js';
+import { simulatedRequest, traceRequest } from '../../src/extension/tracing.js';
 import { hostPlatform } from '../../src/host/node.js';
 import type { RootChoice, TraceRequest } from '../../src/shared/messages.js';
 import type { ToolName } from '../../src/shared/operations.js';
@@ -105,4 +105,44 @@ describe('inspector traces', { skip: onLinux ? false : 'a case-sensitive filesys
     assert.equal(traceRequest(request, [choice], DEFAULT_POLICY).serverNote?.code, 'ERR_READ_ONLY');
     assert.equal(traceRequest({ ...request, tool: 'read_text_file' }, [choice], DEFAULT_POLICY).serverNote, null);
   });
+});
+
+describe('another platform against a workspace folder: the folder where that platform would hold it', () => {
+  const templates = { linux: '/home/dev/{name}', darwin: '/Users/dev/{name}', win32: 'C:\\Users\\dev\\{name}' };
+  const request = (input: string, platform: 'win32' | 'darwin', root = ws): TraceRequest => ({ input, root: root.uri, platform, policy: DEFAULT_POLICY, tool: 'read_text_file' });
+  const traceOn = (input: string, platform: 'win32' | 'darwin', root = ws) => traceRequest(simulatedRequest(request(input, platform, root), roots, templates, 'linux'), roots, DEFAULT_POLICY, 'linux').trace;
+
+  test('a relative path traces inside the simulated folder, on win32 and on darwin', () => {
+    const windows = traceOn('src/a.ts', 'win32');
+    assert.equal(windows.verdict, 'inside');
+    assert.equal(windows.path, 'C:\\Users\\dev\\ws\\src\\a.ts');
+    const mac = traceOn('src/a.ts', 'darwin');
+    assert.equal(mac.verdict, 'inside');
+    assert.equal(mac.path, '/Users/dev/ws/src/a.ts');
+  });
+
+  test("this machine's URI or path of a file in the folder moves with it; one outside does not", () => {
+    assert.equal(traceOn(uri('ws', 'README.md'), 'win32').path, 'C:\\Users\\dev\\ws\\README.md');
+    assert.equal(traceOn(at('ws', 'README.md'), 'win32').path, 'C:\\Users\\dev\\ws\\README.md');
+    // A sibling whose name starts with the folder's is not in it.
+    const sibling = simulatedRequest(request(`${uri('ws')}-evil/x`, 'win32'), roots, templates, 'linux');
+    assert.equal(sibling.input, `${uri('ws')}-evil/x`);
+    assert.equal(traceOn('../outside.txt', 'win32').verdict, 'outside');
+  });
+
+  test('a root that is no workspace folder, and this machine\'s own platform, are left as they are', () => {
+    const custom: TraceRequest = { ...request('x', 'win32'), root: 'file:///c%3A/Users/dev/app' };
+    assert.deepEqual(simulatedRequest(custom, roots, templates, 'linux'), custom);
+    const here: TraceRequest = { ...request('x', 'win32'), platform: 'linux' };
+    assert.deepEqual(simulatedRequest(here, roots, templates, 'linux'), here);
+  });
+});
+
+test('simulated: a change in a read-only folder is still noted, by the folder it stands for', () => {
+  const templates = { linux: '/home/dev/{name}', darwin: '/Users/dev/{name}', win32: 'C:\\Users\\dev\\{name}' };
+  const request: TraceRequest = { input: 'a.txt', root: ro.uri, platform: 'win32', policy: DEFAULT_POLICY, tool: 'write_file' };
+  const { trace, serverNote } = traceRequest(simulatedRequest(request, roots, templates, 'linux'), roots, DEFAULT_POLICY, 'linux');
+  assert.equal(trace.path, 'C:\\Users\\dev\\ro\\a.txt');
+  assert.equal(serverNote?.code, 'ERR_READ_ONLY');
+  assert.match(serverNote?.reason ?? '', new RegExp(ro.uri.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
 });

@@ -42,8 +42,6 @@ export class DescriptorFolder extends EntryCalls implements Folder {
     return attempt(this.path, () => fs.readdirSync(`/proc/self/fd/${this.fd}`)).sort(compareNames);
   }
 
-
-
   openFolder(name: string): Folder {
     const display = this.pathOf(name);
     try {

@@ -30,6 +30,11 @@ export function fsError(code: string, message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });
 }
 
+/** Nothing is at `path`, which the call needed: ENOENT under the path the agent knows. */
+export function notThere(path: string): NodeJS.ErrnoException {
+  return Object.assign(fsError('ENOENT', `${path} ${DESCRIPTIONS['ENOENT']}`), { display: true, path });
+}
+
 export function errnoOf(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -46,7 +51,7 @@ export function attempt<T>(display: string, call: () => T): T {
     const code = errnoOf(error);
     if (code === undefined || error instanceof ChangedError || (error as { display?: boolean }).display === true) throw error;
     const description = DESCRIPTIONS[code] ?? (error as Error).message.split(',')[0]!.replace(/^[A-Z]+:\s*/, '');
-    throw Object.assign(fsError(code, `${display} ${description}`), { display: true });
+    throw Object.assign(fsError(code, `${display} ${description}`), { display: true, path: display });
   }
 }
 

@@ -1,7 +1,7 @@
 // The file layer: every filesystem call a tool makes after the core's verdict goes through here.
 export { Anchor, anchorOf, currentAnchor, type AnchorMode, type CheckedPath, type WorkspaceChange } from './anchor.js';
 export { type Base } from './commit.js';
-export { ChangedError, compareNames, entryTypeOf, fsError, sameVersion, type EntryType } from './errors.js';
+export { ChangedError, compareNames, entryTypeOf, errnoOf, fsError, notThere, sameVersion, type EntryType } from './errors.js';
 export { type Folder } from './folder.js';
 export { baseOf, contentBase, describe, destinationExists, makeDirectories, move, openFolder, readFile, remove, writeFile, type WriteResult } from './operations.js';
 export { FOREIGN_TEMPORARY_STALE_MS, TEMPORARY_NAME, temporaryNameFor } from './temporary.js';

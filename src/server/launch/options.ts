@@ -16,6 +16,8 @@ export interface ServeOptions {
   readonly checkSandbox: boolean;
   /** Answer plain tools/call requests of 2025-11-25 connections without the SDK's per-request layer (directCalls.ts). */
   readonly directCalls: boolean;
+  /** No start-up line on stderr when all is well (a client that shows stderr as warnings). */
+  readonly quiet: boolean;
 }
 
 export const serveHelp = `Usage: boundary-inspector serve --workspace <uri> [--workspace <uri> ...] [options]
@@ -40,6 +42,8 @@ Options:
   --direct-calls on|off         on a 2025-11-25 connection, answer a plain tools/call without the
                                 MCP SDK's per-request layer, with the same answer (default: on);
                                 off sends every request through the SDK
+  --quiet                       write the start-up line to stderr only when something is wrong
+                                (no sandbox): for clients that show stderr as warnings
   -h, --help                    show this help
 
 Exit status: 2 when the arguments or a workspace are refused at start-up.
@@ -73,6 +77,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         sandbox: { type: 'string' },
         'check-sandbox': { type: 'boolean' },
         'direct-calls': { type: 'string' },
+        quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -96,5 +101,6 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     sandbox: oneOf('sandbox', values.sandbox, ['auto', 'off'] as const) ?? 'auto',
     checkSandbox: values['check-sandbox'] === true,
     directCalls: (oneOf('direct-calls', values['direct-calls'], ['on', 'off'] as const) ?? 'on') === 'on',
+    quiet: values.quiet === true,
   };
 }

@@ -19,6 +19,7 @@ import {
 import { sandboxMarker } from './sandboxEnvironment.js';
 import type { ServerState } from '../tools/tool.js';
 import { ReadMemory } from '../readMemory.js';
+import { ListingMemory } from '../listingMemory.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
 
 const log = (message: string) => process.stderr.write(`boundary-inspector: ${message}\n`);
@@ -188,7 +189,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
               return changeOfLetter(letters?.[index], grants[index]!.realPath);
             },
           };
-    const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), ...(host ? { host } : {}) };
+    const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), listings: new ListingMemory(), ...(host ? { host } : {}) };
     // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
     import('../protocol/serveStdio.js').then(
       ({ serve }) => serve(state, { directCalls: options.directCalls }),
@@ -197,7 +198,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
         process.exitCode = 1;
       },
     );
-    log(`serving ${grants.map((grant) => `${grant.uri} (${grant.rights})`).join(', ')}; ${sandboxLine(sandbox)}`);
+    if (!options.quiet || !sandbox.active) log(`serving ${grants.map((grant) => `${grant.uri} (${grant.rights})`).join(', ')}; ${sandboxLine(sandbox)}`);
   };
 
   const inside = sandboxInside(process.env, sandboxConfig);

@@ -131,7 +131,7 @@ async function dispatch(
     const outcome = await tool.run(args as never, scope);
     return outcome.kind === 'ok' ? toResult(outcome, tool.output !== null) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
   } catch (error) {
-    return errorResult(error);
+    return errorResult(scope.notFound(error));
   }
 }
 

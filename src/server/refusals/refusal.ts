@@ -1,3 +1,4 @@
+import { REFUSAL_META_KEY } from '../../shared/runOnServer.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { verdictFor, type RefusalCode, type Trace } from '../../core/index.js';
 import type { WorkspaceChange } from '../fs/index.js';
@@ -83,12 +84,7 @@ export interface RefusalContent {
   readonly workspaceUri: string | null;
 }
 
-/**
- * Where a refusal's fields travel in its result. Not in structuredContent: a refusal is an error
- * result, which a tool's output schema does not describe, and clients that hand structuredContent
- * to the model would show it the fields instead of the shorter text.
- */
-export const REFUSAL_META_KEY = 'io.github.boundary-inspector/refusal';
+export { REFUSAL_META_KEY };
 
 export function refusalResult(refusal: ServerRefusal, input: string, workspaceUri: string | null): CallToolResult {
   const next = nextStep(refusal);

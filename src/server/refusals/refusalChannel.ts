@@ -127,7 +127,8 @@ export function parseChannelLine(line: string): { record: RefusalRecord } | { no
     (v.workspaceUri === null || isString(v.workspaceUri)) &&
     isString(v.input) &&
     isString(v.code) &&
-    Object.hasOwn(REFUSAL_CODES, v.code) &&
+    // A refusal by one of the codes, or a path that named nothing.
+    ((v.event === undefined && Object.hasOwn(REFUSAL_CODES, v.code)) || (v.event === 'not-found' && v.code === 'ENOENT')) &&
     isString(v.stage) &&
     isString(v.reason) &&
     (v.trace === null || (typeof v.trace === 'object' && !Array.isArray(v.trace))) &&

@@ -5,10 +5,15 @@ import type { RefusalCode, Trace } from '../../core/index.js';
 /** One line of the refusal log, opening with the tool that was refused. The extension's panel reads these. */
 export interface RefusalRecord {
   readonly tool: string;
+  /**
+   * Absent for a refusal. `not-found`: the path was inside and allowed, but nothing was there
+   * (ENOENT), which is how a case, Unicode or encoding slip usually shows.
+   */
+  readonly event?: 'not-found';
   readonly time: string;
   readonly workspaceUri: string | null;
   readonly input: string;
-  readonly code: RefusalCode;
+  readonly code: RefusalCode | 'ENOENT';
   readonly stage: string;
   readonly reason: string;
   /** Carries `nearMisses` when the path was refused or outside and nearly named an existing entry. */
@@ -51,15 +56,15 @@ function cutStrings(value: unknown, max: number, cut: { any: boolean }): unknown
  */
 export function boundedLine(given: RefusalRecord, maxBytes: number): string {
   // Keys in a fixed order, the tool first, whatever order the record was built in.
-  const { tool, time, workspaceUri, input, code, stage, reason, trace } = given;
-  const record: RefusalRecord = { tool, time, workspaceUri, input, code, stage, reason, trace };
+  const { tool, event, time, workspaceUri, input, code, stage, reason, trace } = given;
+  const record: RefusalRecord = { tool, ...(event !== undefined ? { event } : {}), time, workspaceUri, input, code, stage, reason, trace };
   for (const [max, keepTrace] of [[MAX_LOG_FIELD_CHARS, true], [MAX_LOG_FIELD_CHARS, false], [256, false], [32, false]] as const) {
     const cut = { any: false };
     const bounded = cutStrings(keepTrace ? record : { ...record, trace: null }, max, cut) as RefusalRecord;
     const line = JSON.stringify(cut.any || !keepTrace ? { ...bounded, truncated: true } : bounded);
     if (Buffer.byteLength(line) + 1 <= maxBytes) return `${line}\n`;
   }
-  return `${JSON.stringify({ tool, time, workspaceUri: null, input: '', code, stage, reason: '', trace: null, truncated: true })}\n`;
+  return `${JSON.stringify({ tool, ...(event !== undefined ? { event } : {}), time, workspaceUri: null, input: '', code, stage, reason: '', trace: null, truncated: true })}\n`;
 }
 
 /** Where the log's lines go: a file on disk, or the channel to the launcher that writes one. */
@@ -116,6 +121,12 @@ export class RefusalLog {
       reason: refusal.reason,
       trace: refusal.trace,
     });
+  }
+
+  /** Records a path that was allowed but held nothing, with the entries it nearly named in its trace. */
+  recordNotFound(tool: string, workspaceUri: string, input: string, reason: string, trace: Trace): Promise<void> {
+    // realpath is the stage that looks at the disk, and found nothing there.
+    return this.append({ tool, event: 'not-found', time: new Date().toISOString(), workspaceUri, input, code: 'ENOENT', stage: 'realpath', reason, trace });
   }
 
   append(record: RefusalRecord): Promise<void> {

@@ -1,4 +1,4 @@
-import { remove } from '../fs/index.js';
+import { remove, notThere } from '../fs/index.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from './tool.js';
 
@@ -21,7 +21,7 @@ export const deletePath = defineTool({
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
     const kind = checked.trace.kind;
-    if (kind === 'missing' || kind === null) throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
+    if (kind === 'missing' || kind === null) throw notThere(checked.path);
     if (scope.isWorkspaceRoot(checked.path)) throw new Error('delete_path never deletes the workspace folder itself');
     const refusal = scope.recheck(checked);
     if (refusal) return refused(refusal);

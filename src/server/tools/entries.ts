@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { EntryType } from '../fs/index.js';
+import { notThere, type EntryType } from '../fs/index.js';
 import type { Checked } from './tool.js';
 
 export const entryTypeSchema = z
@@ -17,7 +17,7 @@ export function requireDirectory(checked: Extract<Checked, { ok: true }>): void 
   const kind = checked.trace.kind;
   // null: the filesystem was not consulted; the verified open below decides.
   if (kind === 'directory' || kind === null) return;
-  if (kind === 'missing') throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
+  if (kind === 'missing') throw notThere(checked.path);
   throw Object.assign(new Error(`${checked.path} is not a folder`), { code: 'ENOTDIR' });
 }
 

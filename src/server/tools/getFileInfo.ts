@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { describe, entryTypeOf } from '../fs/index.js';
+import { describe, entryTypeOf, notThere } from '../fs/index.js';
 import { defineTool, ok, pathField, refused } from './tool.js';
 import { entryTypeSchema } from './entries.js';
 
@@ -29,7 +29,7 @@ export const getFileInfo = defineTool({
     // Not followed (OPERATIONS.get_file_info): a link is the subject here, and its target may lie outside.
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    if (checked.trace.kind === 'missing') throw Object.assign(new Error(`${checked.path} does not exist`), { code: 'ENOENT' });
+    if (checked.trace.kind === 'missing') throw notThere(checked.path);
     const { stats, linkTarget } = describe(checked.target);
     const type = entryTypeOf(stats);
     // A birth time of 0 is how Node reports a filesystem that does not keep one.

@@ -50,7 +50,7 @@ export const listDirectory = defineTool({
     let last: string | undefined;
     let truncated = false;
     try {
-      for (const entry of folder.list()) {
+      for (const entry of scope.state.listings.entriesOf(folder)) {
         if (after !== undefined && compareNames(entry.name, after) <= 0) continue;
         // A line of the text, or a string of the list: as long either way.
         if (count >= MAX_LIST_ENTRIES || !budget.take(jsonLength(entry.name) + 3)) {

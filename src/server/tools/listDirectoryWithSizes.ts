@@ -59,7 +59,7 @@ export const listDirectoryWithSizes = defineTool({
     let unsized = false;
     const folder = openFolder(checked.target);
     try {
-      for (const name of folder.names()) {
+      for (const { name } of scope.state.listings.entriesOf(folder)) {
         if (entries.length >= MAX_LIST_ENTRIES) {
           unsized = true;
           break;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as z from 'zod';
-import { destinationExists, move } from '../fs/index.js';
+import { destinationExists, move, notThere } from '../fs/index.js';
 import { defineTool, ok, refused, type CheckOptions } from './tool.js';
 
 /** The destination is a new name: a link there is not followed, and it must not exist, so nothing is replaced. */
@@ -33,7 +33,7 @@ export const moveFile = defineTool({
     if (!to.ok) return refused(to);
 
     const kind = from.trace.kind;
-    if (kind === 'missing' || kind === null) throw Object.assign(new Error(`${from.path} does not exist`), { code: 'ENOENT' });
+    if (kind === 'missing' || kind === null) throw notThere(from.path);
     if (scope.isWorkspaceRoot(from.path)) throw new Error('move_file never moves the workspace folder itself');
     if (to.trace.kind !== 'missing' && to.trace.kind !== null) throw destinationExists(to.path);
     if (kind === 'directory' && (to.path + path.sep).startsWith(from.path + path.sep)) {

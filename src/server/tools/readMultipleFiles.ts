@@ -65,7 +65,8 @@ function readSection(input: string, scope: Scope, budget: AnswerBudget): string 
   let content: string;
   try {
     content = readRemembered(scope, checked, room).toString('utf8');
-  } catch (error) {
+  } catch (caught) {
+    const error = scope.notFound(caught);
     const code = (error as NodeJS.ErrnoException).code;
     // Past what is left but not past a whole answer, it goes to the next call.
     if (code === 'EFBIG') return room < whole && ((error as { size?: number }).size ?? 0) <= whole ? undefined : fail('EFBIG', tooLarge);

@@ -8,8 +8,9 @@ import type { Grant } from '../grants.js';
 import { refusalFromTrace, serverRefusal, type RefusalListener, type ServerRefusal } from '../refusals/refusal.js';
 import type { RefusalLog } from '../refusals/refusalLog.js';
 import type { SandboxState } from '../../host/protection.js';
-import { ChangedError, currentAnchor, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
+import { ChangedError, currentAnchor, errnoOf, fsError, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
 import type { ReadMemory } from '../readMemory.js';
+import type { ListingMemory } from '../listingMemory.js';
 
 export interface ServerState {
   readonly grants: readonly Grant[];
@@ -18,6 +19,8 @@ export interface ServerState {
   readonly sandbox: SandboxState;
   /** What this connection read, for write_file and edit_file to refuse a file changed since (stdio: one connection per process). */
   readonly reads: ReadMemory;
+  /** The folders this connection listed last, for a listing's next page. */
+  readonly listings: ListingMemory;
   /**
    * Outside a sandbox's own view: whether the granted path at this index still names the folder
    * the sandbox was made with, as the launcher outside sees it; `fresh` asks it now (before a
@@ -63,6 +66,12 @@ export interface Scope {
   recheck(checked: Extract<Checked, { ok: true }>, options?: CheckOptions): Extract<Checked, { ok: false }> | undefined;
   /** Records a refusal that did not come from `check`. */
   record(refusal: ServerRefusal, input: string): void;
+  /**
+   * The error a call failed with, made useful when it is ENOENT for a path this scope checked and
+   * found missing: it then names the entries the input nearly named ("Did you mean README.md?"),
+   * and is recorded in the refusal log as a not-found event. Any other error is returned as it is.
+   */
+  notFound(error: unknown): unknown;
   relative(path: string): string;
   /** Whether a real path is the workspace folder itself, compared as the workspace compares names. */
   isWorkspaceRoot(path: string): boolean;
@@ -186,13 +195,25 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
     if (readOnly === undefined) return { trace, refusal: null };
     return { trace, refusal: { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace } };
   };
+  // The paths this call checked and found nothing at, by path: a later ENOENT for one is explained.
+  const missing = new Map<string, { readonly input: string; readonly trace: Trace }>();
+  const relative = (path: string) => {
+    // For display only: containment was decided by the core.
+    const base = grant.realPath;
+    if (path === base) return '.';
+    const sep = state.platform === 'win32' ? '\\' : '/';
+    return path.startsWith(base + sep) ? path.slice(base.length + 1) : path;
+  };
   const check = (input: string, options: CheckOptions = {}): Checked => {
     const { trace, refusal } = judgeAs(input, tool, {
       followFinal: options.followFinal ?? own.followFinal,
       changes: own.changes,
       replaces: options.replaces ?? own.replaces,
     });
-    if (refusal === null) return { ok: true, path: trace.path!, target: anchor.checked(trace.path!), trace };
+    if (refusal === null) {
+      if (trace.kind === 'missing' && missing.size < MAX_EXPLAINED_MISSING) missing.set(trace.path!, { input, trace });
+      return { ok: true, path: trace.path!, target: anchor.checked(trace.path!), trace };
+    }
     record(refusal, input);
     return { ok: false, refusal, input };
   };
@@ -214,19 +235,39 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
       return undefined;
     },
     record,
+    notFound(error) {
+      const path = (error as { path?: unknown } | null)?.path;
+      if (errnoOf(error) !== 'ENOENT' || typeof path !== 'string') return error;
+      // The path itself, or the first folder of it that is not there.
+      const sep = state.platform === 'win32' ? '\\' : '/';
+      const asked = missing.get(path) ?? [...missing].find(([checked]) => checked.startsWith(path + sep))?.[1];
+      if (asked === undefined) return error;
+      // Bounded as a refusal's are (DEFAULT_MAX_NAMES names read), and only on this failure path.
+      const trace = withNearMisses(asked.trace, grant.root, { otherWorkspaces: otherWorkspaces(state, grant) });
+      const suggestions = trace.nearMisses.slice(0, MAX_SUGGESTED).map((miss) => (miss.why === 'workspace' ? miss.uri : relative(miss.path)));
+      // Relative, as every path in a result is: the model named it that way.
+      const reason = `${relative(path)} does not exist${suggestions.length === 0 ? '' : `. Did you mean ${orList(suggestions)}?`}`;
+      void state.log.recordNotFound(tool, workspaceUri, asked.input, reason, trace);
+      return Object.assign(fsError('ENOENT', reason), { display: true, path });
+    },
     isWorkspaceRoot(path) {
       const split = splitAbsolute(path, state.platform);
       const root = grant.root.real ?? grant.root.split;
       return split !== null && split.names.length === root.names.length && isInside(root, split, grant.root.comparison);
     },
-    relative(path) {
-      // For display only: containment was decided by the core.
-      const base = grant.realPath;
-      if (path === base) return '.';
-      const sep = state.platform === 'win32' ? '\\' : '/';
-      return path.startsWith(base + sep) ? path.slice(base.length + 1) : path;
-    },
+    relative,
   };
+}
+
+/** Near misses named in a not-found answer: the model needs the likeliest few, not all ten. */
+const MAX_SUGGESTED = 3;
+/** Missing paths one call remembers for explaining (read_multiple_files checks many). */
+const MAX_EXPLAINED_MISSING = 64;
+
+/** "a, b or c", each quoted as JSON when it holds a space or a quote, so the list reads unambiguously. */
+function orList(items: readonly string[]): string {
+  const shown = items.map((item) => (/[\s"',]/.test(item) ? JSON.stringify(item) : item));
+  return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
 }
 
 export function toResult(outcome: Extract<Outcome, { kind: 'ok' }>, structured: boolean): CallToolResult {

@@ -15,6 +15,8 @@ const SOURCE = 'Boundary Inspector';
 interface Published {
   readonly path: string;
   readonly code: string;
+  /** Where the code links: the kind's entry in the docs. */
+  readonly target: string | null;
   readonly severity: vscode.DiagnosticSeverity;
   readonly line: number;
   readonly message: string;
@@ -27,6 +29,7 @@ function published(): Published[] {
       .map((diagnostic) => ({
         path: uri.fsPath,
         code: String(typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code),
+        target: typeof diagnostic.code === 'object' ? diagnostic.code.target.toString() : null,
         severity: diagnostic.severity,
         line: diagnostic.range.start.line,
         message: diagnostic.message,
@@ -78,6 +81,24 @@ suite('Audit (Problems panel)', function () {
     }
     // One diagnostic per finding.
     assert.equal(found.length, summary!.total);
+  });
+
+  test("each code links to its kind's entry in the docs, and twins are told apart by their code points", () => {
+    const found = published();
+    for (const diagnostic of found) assert.match(diagnostic.target ?? '', new RegExp(`/docs/findings\\.md#${diagnostic.code}$`), diagnostic.code);
+    const notes = workspaceFolder().uri.fsPath;
+    const cafe = (name: string) => found.find((diagnostic) => diagnostic.code === 'unicode-twins' && diagnostic.path === path.join(notes, name))?.message ?? '';
+    assert.match(cafe('caf\u00e9'), /U\+0063 U\+0061 U\+0066 U\+00E9\.$/);
+    assert.match(cafe('cafe\u0301'), /U\+0063 U\+0061 U\+0066 U\+0065 U\+0301\.$/);
+  });
+
+  test('a finding offers quick fixes: trace it in the inspector, reveal it in the Explorer', async () => {
+    const file = vscode.Uri.file(path.join(workspaceFolder().uri.fsPath, 'TODO.md'));
+    await vscode.workspace.openTextDocument(file);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', file, new vscode.Range(0, 0, 0, 0));
+    const ours = actions.filter((action) => action.command?.command === 'boundaryInspector.inspectResource' || action.command?.command === 'revealInExplorer');
+    assert.deepEqual(ours.map((action) => action.command?.command).sort(), ['boundaryInspector.inspectResource', 'revealInExplorer']);
+    for (const action of ours) assert.equal(action.command?.arguments?.[0]?.toString(), file.toString());
   });
 
   test('a second run replaces the diagnostics, it does not add to them', async () => {

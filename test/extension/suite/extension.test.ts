@@ -8,6 +8,7 @@ const COMMANDS = [
   'boundaryInspector.inspectPath',
   'boundaryInspector.inspectResource',
   'boundaryInspector.showRefusals',
+  'boundaryInspector.showProtection',
   'boundaryInspector.auditWorkspace',
 ];
 

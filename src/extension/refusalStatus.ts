@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import type { RefusalEntry } from '../shared/messages.js';
+import { RECENT_REFUSALS, RefusalFeed } from './refusalFeed.js';
+import { SECTION } from './settings.js';
+
+/**
+ * The status bar's count of the server's refusals and not-found paths since this window opened,
+ * and, when `boundaryInspector.notifyOnRefusal` is on, a notification for each new one. Clicking
+ * the count shows the refusal list.
+ */
+export class RefusalStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('boundaryInspector.refusals', vscode.StatusBarAlignment.Left, 10);
+  private readonly feed: RefusalFeed;
+  private readonly seen = new Set<string>();
+  private readonly since = Date.now();
+
+  constructor(logPath: string, private readonly showEntry: (entry: RefusalEntry) => void) {
+    this.item.name = vscode.l10n.t('Boundary Inspector refusals');
+    this.item.command = 'boundaryInspector.showRefusals';
+    this.feed = new RefusalFeed(logPath);
+    this.feed.onDidChange((entries) => this.update(entries, true));
+    this.update(this.feed.read(), false);
+    this.item.show();
+  }
+
+  private update(entries: readonly RefusalEntry[], announce: boolean): void {
+    const recent = entries.filter((entry) => Date.parse(entry.time) >= this.since);
+    const fresh = recent.filter((entry) => !this.seen.has(keyOf(entry)));
+    for (const entry of fresh) this.seen.add(keyOf(entry));
+    const refused = recent.filter((entry) => entry.event !== 'not-found').length;
+    const missing = recent.length - refused;
+    // The feed keeps the newest RECENT_REFUSALS: past that the count is a floor.
+    this.item.text = `$(shield) ${recent.length}${recent.length >= RECENT_REFUSALS ? '+' : ''}`;
+    this.item.tooltip = vscode.l10n.t('Since this window opened, the agent\'s server refused {0} calls and found nothing at {1} paths. Click to see them.', refused, missing);
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Boundary Inspector: {0} refusals and {1} not-found paths since this window opened', refused, missing) };
+    if (announce && fresh.length > 0 && vscode.workspace.getConfiguration(SECTION).get<boolean>('notifyOnRefusal', false)) this.announce(fresh[0]!, fresh.length);
+  }
+
+  private announce(newest: RefusalEntry, count: number): void {
+    const show = vscode.l10n.t('Show');
+    const what = newest.event === 'not-found'
+      ? vscode.l10n.t("The agent's {0} found nothing at {1}: {2}", newest.tool, newest.input, newest.reason)
+      : vscode.l10n.t("The agent's {0} was refused ({1} at {2}): {3}", newest.tool, newest.code, newest.stage, newest.input);
+    const text = count > 1 ? vscode.l10n.t('{0} (and {1} more)', what, count - 1) : what;
+    void vscode.window.showInformationMessage(text, show).then((chosen) => {
+      if (chosen === show) this.showEntry(newest);
+    });
+  }
+
+  dispose(): void {
+    this.feed.dispose();
+    this.item.dispose();
+  }
+}
+
+function keyOf(entry: RefusalEntry): string {
+  return JSON.stringify([entry.time, entry.tool, entry.workspaceUri, entry.input, entry.code]);
+}

@@ -1,0 +1,9 @@
+import type { Platform } from '../core/types.js';
+
+/**
+ * Where a workspace folder would be on each platform, for the inspector to simulate one: a path
+ * in which `{name}` stands for the folder's name (boundaryInspector.simulatedRoots).
+ */
+export type SimulatedRoots = Readonly<Record<Platform, string>>;
+
+export const DEFAULT_SIMULATED_ROOTS: SimulatedRoots = { linux: '/home/dev/{name}', darwin: '/Users/dev/{name}', win32: 'C:\\Users\\dev\\{name}' };
