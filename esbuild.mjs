@@ -2,10 +2,24 @@
 // prints the lines VS Code's esbuild problem matcher expects.
 import * as esbuild from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { subsetCodiconCss, usedCodicons, webviewSources } from './scripts/codicon-subset.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+/** @type {import('esbuild').Plugin} */
+const codiconSubset = {
+  name: 'codicon-subset',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]codicon\.css$/ }, (args) => {
+      const used = usedCodicons(webviewSources(fileURLToPath(new URL('.', import.meta.url))));
+      return { contents: subsetCodiconCss(readFileSync(args.path, 'utf8'), used), loader: 'css', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
 
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
@@ -35,6 +49,7 @@ const targets = [
     target: 'es2022',
     loader: { '.ttf': 'file' },
     assetNames: '[name]',
+    plugins: [codiconSubset],
   },
   {
     entryPoints: ['src/cli/index.ts'],
@@ -78,8 +93,8 @@ const contexts = await Promise.all(
       minify: production,
       logLevel: 'warning',
       define: { PACKAGE_VERSION: JSON.stringify(version) },
-      plugins: watch ? [problemMatcher] : [],
       ...target,
+      plugins: [...(target.plugins ?? []), ...(watch ? [problemMatcher] : [])],
     }),
   ),
 );

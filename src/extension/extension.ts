@@ -80,17 +80,18 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
   const rootOf = (uri: vscode.Uri) => vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() ?? null;
   const showRefusal = (entry: RefusalEntry) => showPanel({ type: 'loadRefusal', entry });
 
-  const sidebar = registerSidebar({
-    logPath: provider.refusalLog,
-    roots: () => provider.launch().roots,
-    grantNote: () => grantNoteText(provider.launch().notes),
-    layers: () => hostProtection(checkedSandbox()),
-  });
-  refreshSidebar = sidebar.refresh;
-  context.subscriptions.push(sidebar.disposable);
-  // After activation: the count reads the log, which activation never waits for.
-  const status = setTimeout(() => context.subscriptions.push(new RefusalStatus(provider.refusalLog, showRefusal)), 0);
-  context.subscriptions.push({ dispose: () => clearTimeout(status) });
+  // Just after activation, which waits for neither: the views, and the count (it reads the log).
+  const views = setTimeout(() => {
+    const sidebar = registerSidebar({
+      logPath: provider.refusalLog,
+      roots: () => provider.launch().roots,
+      grantNote: () => grantNoteText(provider.launch().notes),
+      layers: () => hostProtection(checkedSandbox()),
+    });
+    refreshSidebar = sidebar.refresh;
+    context.subscriptions.push(sidebar.disposable, new RefusalStatus(provider.refusalLog, showRefusal));
+  }, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(views) });
 
   context.subscriptions.push(
     vscode.commands.registerCommand('boundaryInspector.openInspector', () => showPanel()),

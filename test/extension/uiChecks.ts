@@ -11,7 +11,7 @@ import type { Frame, Page } from 'playwright-core';
 import type { DemoWorkspace } from '../../scripts/demo-workspace';
 import { REPO, type Log } from '../../scripts/vscode-env';
 import { runLookChecks } from './uiLookChecks';
-import { runFromPalette, traceInput } from './workbench';
+import { exactly, runFromPalette, traceInput } from './workbench';
 
 export interface CheckResult {
   readonly name: string;
@@ -395,6 +395,29 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     frame = await findPanelFrame(page);
     await runFromPalette(page, 'Boundary Inspector: Show the Grants and Protection');
     await waitForFocus(frame, 'Show the Grants and Protection did not move to the layers', (focus) => focus.id === 'bi-layers-title' && focus.inView);
+  });
+
+  await check("the Explorer's Inspect with Boundary Inspector reaches the panel hidden behind another tab", async (current) => {
+    const inspectFromExplorer = async (name: string) => {
+      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly(name) }).first();
+      await row.waitFor({ state: 'visible', timeout: 10_000 });
+      await row.click({ button: 'right' });
+      await page.locator('.context-view .action-label', { hasText: 'Inspect with Boundary Inspector' }).first().click();
+    };
+    const fileUriOf = (name: string) => pathToFileURL(path.join(demo.notes, name)).href;
+    await runFromPalette(page, 'View: Show Explorer');
+    try {
+      // Hidden: a file opened from the Explorer stands in front of the panel in its group.
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly(path.basename(demo.hello)) }).first().dblclick();
+      await waitDetached(page, current, 'opening hello.txt in front of the panel');
+      await inspectFromExplorer(path.basename(demo.readme));
+      frame = await findPanelFrame(page);
+      await waitForPanel(frame, 'Inspect with Boundary Inspector did not reach the hidden panel', (state) => state.input === fileUriOf(path.basename(demo.readme)) && verdictIs(state, 'inside'));
+    } finally {
+      const tab = page.locator('.tabs-container .tab', { hasText: path.basename(demo.hello) }).first();
+      if (await tab.count()) await tab.click({ button: 'middle', force: true }).catch(() => undefined);
+      await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => undefined);
+    }
   });
 
   await check('the panel names the protection layers active on this host, anchored I/O among them on Linux', async (frame) => {

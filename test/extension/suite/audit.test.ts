@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuditSummary } from '../../../src/shared/messages';
-import { EXTENSION_ID, workspaceFolder } from './helpers';
+import { EXTENSION_ID, waitFor, workspaceFolder } from './helpers';
 
 const SOURCE = 'Boundary Inspector';
 
@@ -95,8 +95,12 @@ suite('Audit (Problems panel)', function () {
   test('a finding offers quick fixes: trace it in the inspector, reveal it in the Explorer', async () => {
     const file = vscode.Uri.file(path.join(workspaceFolder().uri.fsPath, 'TODO.md'));
     await vscode.workspace.openTextDocument(file);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', file, new vscode.Range(0, 0, 0, 0));
-    const ours = actions.filter((action) => action.command?.command === 'boundaryInspector.inspectResource' || action.command?.command === 'revealInExplorer');
+    // The editor hands a provider the diagnostics it has for the document: asked until it has them.
+    const ours = await waitFor(async () => {
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', file, new vscode.Range(0, 0, 0, 0));
+      const found = actions.filter((action) => action.command?.command === 'boundaryInspector.inspectResource' || action.command?.command === 'revealInExplorer');
+      return found.length > 0 ? found : undefined;
+    }, 'no quick fix on the finding', 10_000);
     assert.deepEqual(ours.map((action) => action.command?.command).sort(), ['boundaryInspector.inspectResource', 'revealInExplorer']);
     for (const action of ours) assert.equal(action.command?.arguments?.[0]?.toString(), file.toString());
   });
