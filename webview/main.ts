@@ -19,6 +19,7 @@ import {
   type RefusalEntry,
   type RootChoice,
   type ServerNote,
+  type SimulatedRoots,
   type ToolName,
   type Trace,
   type TraceRequest,
@@ -276,10 +277,26 @@ function rightsText(rights: RootChoice['rights']): string {
   return rights === 'none' ? 'not granted' : rights;
 }
 
+/** Where the extension puts a workspace folder for another platform than this machine's (from `init`). */
+let simulatedRoots: SimulatedRoots | null = null;
+
+/** A folder's place on the chosen platform, when it is another than this machine's; null otherwise. */
+function simulatedPlace(choice: RootChoice): string | null {
+  const platform = currentPlatform();
+  if (simulatedRoots === null || host === null || platform === host) return null;
+  return simulatedRoots[platform].split('{name}').join(choice.label);
+}
+
+/** The root picker: each folder with its rights, and where it is put when another platform is simulated. */
 function fillRoots(): void {
-  const options = roots.map((choice) => new Option(`${choice.label} — ${rightsText(choice.rights)}`, choice.uri));
+  const chosen = ui.root.value;
+  const options = roots.map((choice) => {
+    const place = simulatedPlace(choice);
+    return new Option(`${choice.label} — ${rightsText(choice.rights)}${place === null ? '' : ` (as ${place})`}`, choice.uri);
+  });
   options.push(new Option('Other…', CUSTOM));
   ui.root.replaceChildren(...options);
+  if (chosen !== '' && options.some((option) => option.value === chosen)) ui.root.value = chosen;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -443,6 +460,7 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   roots = message.roots;
   settings = message.settings;
   host = message.hostPlatform;
+  simulatedRoots = message.simulatedRoots;
   fillRoots();
   initialised = true;
   if (message.state && isPanelState(message.state)) {
@@ -480,6 +498,8 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   saveState();
   updateRun();
   traceNow();
+  // The platform may have come from the restored state: the picker says where folders are put on it.
+  fillRoots();
   // A panel just opened is for typing into; a command that wants another section moves the keyboard after this.
   if (first) ui.input.focus();
 }
@@ -681,6 +701,8 @@ ui.root.addEventListener('change', () => {
   if (ui.root.value === CUSTOM) ui.rootCustom.focus();
   changed(true);
 });
+// The root picker says where a folder is put on the platform chosen.
+ui.platform.addEventListener('change', fillRoots);
 for (const control of [ui.platform, ui.tool, ui.case, ui.symlinks, ui.localhost, ui.unc]) {
   control.addEventListener('change', () => changed(true));
 }

@@ -166,6 +166,7 @@ export class InspectorPanel {
       grantNote: this.context.grantNote(),
       logPath: this.context.logPath,
       layers: hostProtection(this.context.checkedSandbox()),
+      simulatedRoots: this.context.simulatedRoots(),
       state,
     };
   }

@@ -6,8 +6,9 @@
 import type { Platform, Policy, Trace } from '../core/types.js';
 import type { ProtectionLayer } from './layers.js';
 import type { ToolName } from './operations.js';
+import type { SimulatedRoots } from './simulatedRoots.js';
 
-export type { Platform, Policy, ProtectionLayer, ToolName, Trace };
+export type { Platform, Policy, ProtectionLayer, SimulatedRoots, ToolName, Trace };
 
 /** A root the picker offers: a workspace folder as VS Code spells its URI. */
 export interface RootChoice {
@@ -157,6 +158,8 @@ export type ExtensionMessage =
       readonly logPath: string | null;
       /** What protects the boundary on this host: authorization, containment, anchored I/O, sandbox. */
       readonly layers: readonly ProtectionLayer[];
+      /** Where a workspace folder is put when another platform is simulated (boundaryInspector.simulatedRoots). */
+      readonly simulatedRoots: SimulatedRoots;
       /** State to restore, or a starting input from a command. */
       readonly state: PanelState | null;
     }

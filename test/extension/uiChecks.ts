@@ -744,6 +744,10 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
         await waitForPanel(frame, `${input} on win32 is not inside the simulated folder`, (state) =>
           state.platform === 'win32' && state.rows['parse']?.input === parsed && verdictIs(state, 'inside') && state.verdictText.includes(windowsPath));
       }
+      // The picker says where the folder is put.
+      const place = `(as C:\\Users\\dev\\${path.basename(demo.notes)})`;
+      const option = (await snapshot(frame)).rootOptions.find((choice) => choice.value === workspaceUri);
+      if (!option?.text.endsWith(place)) throw new Error(`the root picker reads ${JSON.stringify(option?.text)}, not ... ${place}`);
     } finally {
       await frame.selectOption('#bi-platform', 'linux');
     }
