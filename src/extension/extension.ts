@@ -5,6 +5,7 @@ import { AUDIT_COMMAND, VIEW_TYPE } from './ids.js';
 import { grantNoteText, ServerProvider, PROVIDER_ID, refusalLogPath } from './mcpProvider.js';
 import type { PanelContext } from './panel.js';
 import { checkServerSandbox, hostProtection, type CheckedSandbox } from './protection.js';
+import { RefusalFeed } from './refusalFeed.js';
 import { RefusalStatus } from './refusalStatus.js';
 import { registerSidebar } from './sidebar.js';
 import { readSettings } from './settings.js';
@@ -64,9 +65,20 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     return checked.sandbox;
   };
 
+  // One watcher of the log for the panel, the sidebar and the status bar, made when first wanted.
+  let feed: RefusalFeed | undefined;
+  const refusals = (): RefusalFeed => {
+    if (feed === undefined) {
+      feed = new RefusalFeed(provider.refusalLog);
+      context.subscriptions.push(feed);
+    }
+    return feed;
+  };
+
   const panelContext: PanelContext = {
     extensionUri: context.extensionUri,
     logPath: provider.refusalLog,
+    refusals,
     roots: () => provider.launch().roots,
     grantNote: () => grantNoteText(provider.launch().notes),
     settings: () => readSettings().policy,
@@ -83,13 +95,13 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
   // Just after activation, which waits for neither: the views, and the count (it reads the log).
   const views = setTimeout(() => {
     const sidebar = registerSidebar({
-      logPath: provider.refusalLog,
+      feed: refusals(),
       roots: () => provider.launch().roots,
       grantNote: () => grantNoteText(provider.launch().notes),
       layers: () => hostProtection(checkedSandbox()),
     });
     refreshSidebar = sidebar.refresh;
-    context.subscriptions.push(sidebar.disposable, new RefusalStatus(provider.refusalLog, showRefusal));
+    context.subscriptions.push(sidebar.disposable, new RefusalStatus(refusals(), showRefusal));
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(views) });
 

@@ -10,7 +10,7 @@ import type { ServerProvider } from './mcpProvider.js';
 import type { ServerCalls } from './serverCalls.js';
 import { VIEW_TYPE } from './ids.js';
 import { hostProtection, type CheckedSandbox } from './protection.js';
-import { RefusalFeed } from './refusalFeed.js';
+import type { RefusalFeed } from './refusalFeed.js';
 import type { SimulatedRoots } from '../shared/simulatedRoots.js';
 import { simulatedRequest, traceRequest } from './tracing.js';
 
@@ -18,6 +18,8 @@ import { simulatedRequest, traceRequest } from './tracing.js';
 export interface PanelContext {
   readonly extensionUri: vscode.Uri;
   readonly logPath: string | null;
+  /** The server's log, followed: one reading per change for every view that shows it. */
+  refusals(): RefusalFeed;
   roots(): readonly RootChoice[];
   grantNote(): string | null;
   settings(): Policy;
@@ -68,7 +70,7 @@ export class InspectorPanel {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
   private readonly pending: ExtensionMessage[] = [];
-  private feed: RefusalFeed | undefined;
+  private following: vscode.Disposable | undefined;
   private calls: ServerCalls | undefined;
 
   static createOrShow(context: PanelContext, first?: ExtensionMessage): InspectorPanel {
@@ -180,7 +182,7 @@ export class InspectorPanel {
         void this.panel.webview.postMessage(this.initMessage(this.restored));
         this.restored = null;
         this.startFeed();
-        if (this.feed) void this.panel.webview.postMessage({ type: 'refusals', entries: this.feed.read() } satisfies ExtensionMessage);
+        if (this.following) void this.panel.webview.postMessage({ type: 'refusals', entries: this.context.refusals().entries } satisfies ExtensionMessage);
         void this.panel.webview.postMessage(this.auditsMessage());
         for (const queued of this.pending.splice(0)) void this.panel.webview.postMessage(queued);
         return;
@@ -234,9 +236,8 @@ export class InspectorPanel {
   }
 
   private startFeed(): void {
-    if (this.feed || this.context.logPath === null) return;
-    this.feed = this._register(new RefusalFeed(this.context.logPath));
-    this._register(this.feed.onDidChange((entries) => this.postState({ type: 'refusals', entries })));
+    if (this.following || this.context.logPath === null) return;
+    this.following = this._register(this.context.refusals().onDidChange((entries) => this.postState({ type: 'refusals', entries })));
   }
 
   private html(): string {

@@ -34,20 +34,27 @@ export function readRecentRefusals(logPath: string, limit = RECENT_REFUSALS): Re
 }
 
 /**
- * Watches the server's refusal log while someone is looking. Polling with `fs.watchFile` also
- * sees a log that does not exist yet and one that was just rotated.
+ * Watches the server's refusal log: one reading per change, shared by the panel, the sidebar and
+ * the status bar. Polling with `fs.watchFile` also sees a log that does not exist yet and one that
+ * was just rotated.
  */
 export class RefusalFeed implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<readonly RefusalEntry[]>();
   readonly onDidChange = this.changed.event;
-  private readonly listener = () => this.changed.fire(this.read());
+  private latest: readonly RefusalEntry[];
+  private readonly listener = () => {
+    this.latest = readRecentRefusals(this.logPath);
+    this.changed.fire(this.latest);
+  };
 
   constructor(readonly logPath: string) {
+    this.latest = readRecentRefusals(logPath);
     fs.watchFile(logPath, { interval: 500 }, this.listener);
   }
 
-  read(): RefusalEntry[] {
-    return readRecentRefusals(this.logPath);
+  /** The newest refusals first, as of the last change seen. */
+  get entries(): readonly RefusalEntry[] {
+    return this.latest;
   }
 
   dispose(): void {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { RefusalEntry } from '../shared/messages.js';
-import { RECENT_REFUSALS, RefusalFeed } from './refusalFeed.js';
+import { RECENT_REFUSALS, type RefusalFeed } from './refusalFeed.js';
 import { SECTION } from './settings.js';
 
 /**
@@ -10,16 +10,15 @@ import { SECTION } from './settings.js';
  */
 export class RefusalStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('boundaryInspector.refusals', vscode.StatusBarAlignment.Left, 10);
-  private readonly feed: RefusalFeed;
+  private readonly listening: vscode.Disposable;
   private readonly seen = new Set<string>();
   private readonly since = Date.now();
 
-  constructor(logPath: string, private readonly showEntry: (entry: RefusalEntry) => void) {
+  constructor(feed: RefusalFeed, private readonly showEntry: (entry: RefusalEntry) => void) {
     this.item.name = vscode.l10n.t('Boundary Inspector refusals');
     this.item.command = 'boundaryInspector.showRefusals';
-    this.feed = new RefusalFeed(logPath);
-    this.feed.onDidChange((entries) => this.update(entries, true));
-    this.update(this.feed.read(), false);
+    this.listening = feed.onDidChange((entries) => this.update(entries, true));
+    this.update(feed.entries, false);
     this.item.show();
   }
 
@@ -48,7 +47,7 @@ export class RefusalStatus implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.feed.dispose();
+    this.listening.dispose();
     this.item.dispose();
   }
 }

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { ProtectionLayer, RefusalEntry, RootChoice } from '../shared/messages.js';
-import { RefusalFeed } from './refusalFeed.js';
+import type { RefusalFeed } from './refusalFeed.js';
 
 /** Refusals the sidebar lists; the inspector lists more. */
 const LISTED_REFUSALS = 30;
 
 /** What the sidebar shows, from the rest of the extension. */
 export interface SidebarSource {
-  readonly logPath: string;
+  readonly feed: RefusalFeed;
   roots(): readonly RootChoice[];
   grantNote(): string | null;
   layers(): readonly ProtectionLayer[];
@@ -101,24 +101,23 @@ function refusalItem(entry: RefusalEntry): vscode.TreeItem {
   return item;
 }
 
-/** The newest refusals and not-found paths from the server's log, watched while the view is shown. */
+/** The newest refusals and not-found paths from the server's log, followed while the view is shown. */
 class RefusalsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private feed: RefusalFeed | undefined;
+  private listening: vscode.Disposable | undefined;
   private entries: readonly RefusalEntry[] = [];
 
-  constructor(private readonly logPath: string) {}
+  constructor(private readonly feed: RefusalFeed) {}
 
-  /** Watched only while someone looks: polling costs nothing when the view is closed. */
+  /** Redrawn only while someone looks. */
   setVisible(visible: boolean): void {
-    if (visible && this.feed === undefined) {
-      this.feed = new RefusalFeed(this.logPath);
-      this.feed.onDidChange((entries) => this.show(entries));
-      this.show(this.feed.read());
-    } else if (!visible && this.feed !== undefined) {
-      this.feed.dispose();
-      this.feed = undefined;
+    if (visible && this.listening === undefined) {
+      this.listening = this.feed.onDidChange((entries) => this.show(entries));
+      this.show(this.feed.entries);
+    } else if (!visible && this.listening !== undefined) {
+      this.listening.dispose();
+      this.listening = undefined;
     }
   }
 
@@ -141,7 +140,7 @@ class RefusalsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   }
 
   dispose(): void {
-    this.feed?.dispose();
+    this.listening?.dispose();
     this.changed.dispose();
   }
 }
@@ -152,7 +151,7 @@ export const REFUSALS_VIEW = 'boundaryInspector.refusals';
 /** The sidebar's two views; nothing is read until one is shown. */
 export function registerSidebar(source: SidebarSource): { readonly refresh: () => void; readonly disposable: vscode.Disposable } {
   const server = new ServerTree(source);
-  const refusals = new RefusalsTree(source.logPath);
+  const refusals = new RefusalsTree(source.feed);
   const serverView = vscode.window.createTreeView(SERVER_VIEW, { treeDataProvider: server, showCollapseAll: false });
   const refusalsView = vscode.window.createTreeView(REFUSALS_VIEW, { treeDataProvider: refusals });
   const watching = refusalsView.onDidChangeVisibility(({ visible }) => refusals.setVisible(visible));

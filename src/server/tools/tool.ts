@@ -197,11 +197,11 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
   };
   // The paths this call checked and found nothing at, by path: a later ENOENT for one is explained.
   const missing = new Map<string, { readonly input: string; readonly trace: Trace }>();
+  const sep = state.platform === 'win32' ? '\\' : '/';
   const relative = (path: string) => {
     // For display only: containment was decided by the core.
     const base = grant.realPath;
     if (path === base) return '.';
-    const sep = state.platform === 'win32' ? '\\' : '/';
     return path.startsWith(base + sep) ? path.slice(base.length + 1) : path;
   };
   const check = (input: string, options: CheckOptions = {}): Checked => {
@@ -239,7 +239,6 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
       const path = (error as { path?: unknown } | null)?.path;
       if (errnoOf(error) !== 'ENOENT' || typeof path !== 'string') return error;
       // The path itself, or the first folder of it that is not there.
-      const sep = state.platform === 'win32' ? '\\' : '/';
       const asked = missing.get(path) ?? [...missing].find(([checked]) => checked.startsWith(path + sep))?.[1];
       if (asked === undefined) return error;
       // Bounded as a refusal's are (DEFAULT_MAX_NAMES names read), and only on this failure path.
