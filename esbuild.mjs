@@ -1,10 +1,11 @@
 // One build for every entry point. `--production` minifies; `--watch` rebuilds on change and
 // prints the lines VS Code's esbuild problem matcher expects.
 import * as esbuild from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { subsetCodiconCss, usedCodicons, webviewSources } from './scripts/codicon-subset.mjs';
+import { composeViewHtml, VIEW_BUDGET_BYTES } from './scripts/app-view.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -20,6 +21,32 @@ const codiconSubset = {
     });
   },
 };
+
+/**
+ * The MCP Apps view (webview/app): always minified, since it is sent whole to every client that
+ * reads it, and inlined in the server's bundles as one document. Watch mode builds it once.
+ */
+async function buildAppView() {
+  const result = await esbuild.build({
+    entryPoints: ['webview/app/view.ts', 'webview/app/view.css'],
+    outdir: 'dist/app',
+    bundle: true,
+    minify: true,
+    write: false,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    logLevel: 'warning',
+    define: { PACKAGE_VERSION: JSON.stringify(version) },
+  });
+  const output = (extension) => result.outputFiles.find((file) => file.path.endsWith(extension)).text;
+  const html = composeViewHtml(output('.js'), output('.css'));
+  const size = Buffer.byteLength(html);
+  if (size > VIEW_BUDGET_BYTES) throw new Error(`the MCP Apps view is ${size} bytes, past its budget of ${VIEW_BUDGET_BYTES}`);
+  mkdirSync(new URL('./dist/app', import.meta.url), { recursive: true });
+  writeFileSync(new URL('./dist/app/view.html', import.meta.url), html);
+  return html;
+}
 
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
@@ -57,6 +84,7 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    servesView: true,
   },
   {
     entryPoints: ['src/server/launch/processEntry.ts'],
@@ -64,6 +92,7 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    servesView: true,
   },
 ];
 
@@ -85,14 +114,16 @@ const problemMatcher = {
 // A production build starts clean, so no development source map reaches the package.
 if (production) rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
+const viewHtml = await buildAppView();
+
 const contexts = await Promise.all(
-  targets.map((target) =>
+  targets.map(({ servesView, ...target }) =>
     esbuild.context({
       bundle: true,
       sourcemap: !production,
       minify: production,
       logLevel: 'warning',
-      define: { PACKAGE_VERSION: JSON.stringify(version) },
+      define: { PACKAGE_VERSION: JSON.stringify(version), ...(servesView ? { APP_VIEW_HTML: JSON.stringify(viewHtml) } : {}) },
       ...target,
       plugins: [...(target.plugins ?? []), ...(watch ? [problemMatcher] : [])],
     }),

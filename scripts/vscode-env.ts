@@ -153,6 +153,15 @@ export interface Environment {
   readonly chromium: string;
 }
 
+/** Debian's Chromium, which playwright-core drives (it never downloads a browser here). */
+export async function ensureChromium(log: Log = defaultLog): Promise<string> {
+  if (!existsSync(CHROMIUM)) {
+    log('Chromium: missing, installing the Debian package (about a minute)');
+    await aptInstall(['chromium'], log);
+  }
+  return CHROMIUM;
+}
+
 /**
  * Installs what is missing (Node 24, code-server with its native addons, Chromium) and returns
  * where everything is. Idempotent: each piece is checked before it is installed.
@@ -161,10 +170,7 @@ export async function ensureEnvironment(log: Log = defaultLog): Promise<Environm
   if (process.platform !== 'linux') throw new Error('The offline VS Code harness runs on Linux; on other machines use test/extension/runDesktop.ts.');
   mkdirSync(CACHE, { recursive: true });
 
-  if (!existsSync(CHROMIUM)) {
-    log('Chromium: missing, installing the Debian package (about a minute)');
-    await aptInstall(['chromium'], log);
-  }
+  await ensureChromium(log);
 
   if (!nodeWorks()) {
     log(`Node ${NODE24_VERSION}: missing, installing ${NODE_PACKAGE}@${NODE24_VERSION} from the npm registry`);

@@ -31,15 +31,13 @@ import {
   clearStages,
   clearVerdict,
   hideQuietStages,
-  nearMissesOf,
   renderAnswer,
   renderAudits,
   renderBytes,
   renderHint,
   renderNearMisses,
   renderRefusals,
-  renderStages,
-  renderVerdict,
+  renderTrace,
   refusalKey,
   suggestionOf,
   testCaseRow,
@@ -344,10 +342,7 @@ function showNothing(hint: string): void {
 
 function show(trace: Trace, tool: string, serverNote: ServerNote | null): void {
   shown = trace;
-  renderVerdict(ui.verdict, trace, { tool, acts: isToolName(tool) ? OPERATIONS[tool].acts : null, serverNote });
-  renderNearMisses(ui.near, ui.nearList, nearMissesOf(trace), roots, pickNearMiss, trace);
-  renderStages(ui.stages, trace, ui.hideUnchanged.checked);
-  renderBytes(ui.bytes, trace);
+  renderTrace(ui, trace, { tool, acts: isToolName(tool) ? OPERATIONS[tool].acts : null, serverNote }, { roots, pick: pickNearMiss, hideUnchanged: ui.hideUnchanged.checked });
   ui.stages.removeAttribute('aria-busy');
   ui.copy.disabled = false;
 }

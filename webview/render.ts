@@ -342,6 +342,29 @@ export function renderNearMisses(section: HTMLElement, list: HTMLUListElement, m
   section.hidden = misses.length === 0;
 }
 
+/** Where a trace is drawn: the panel's page and the MCP Apps view each hold these. */
+export interface TraceParts {
+  readonly verdict: HTMLElement;
+  readonly near: HTMLElement;
+  readonly nearList: HTMLUListElement;
+  readonly stages: HTMLTableElement;
+  readonly bytes: HTMLElement;
+}
+
+export interface TraceChoices {
+  readonly roots: readonly RootChoice[];
+  readonly pick: (miss: NearMiss) => void;
+  readonly hideUnchanged: boolean;
+}
+
+/** A trace, whole: its verdict, what it nearly named, its stages and its ambiguous names. */
+export function renderTrace(parts: TraceParts, trace: Trace, context: VerdictContext, choices: TraceChoices): void {
+  renderVerdict(parts.verdict, trace, context);
+  renderNearMisses(parts.near, parts.nearList, nearMissesOf(trace), choices.roots, choices.pick, trace);
+  renderStages(parts.stages, trace, choices.hideUnchanged);
+  renderBytes(parts.bytes, trace);
+}
+
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;
 }
@@ -359,11 +382,14 @@ export function renderAudits(container: HTMLElement, audits: readonly AuditSumma
     const scanned = audit.error !== null ? '' : `, ${plural(audit.scanned, 'entry', 'entries')} examined${audit.truncated ? ' (stopped at the limit: boundaryInspector.auditMaxEntries)' : ''}`;
     const parts: Node[] = [el('h3', 'audit-head', undefined, el('span', 'audit-folder', audit.label), document.createTextNode(`: ${found}${scanned} · `), time)];
     if (audit.error !== null) parts.push(el('p', 'audit-error', audit.error));
-    if (audit.findings.length > 0) {
+    // Grouped by kind, in the order the audit found them: one heading and one list per kind.
+    const kinds = [...new Set(audit.findings.map((finding) => finding.kind))];
+    for (const kind of kinds) {
+      const ofKind = audit.findings.filter((finding) => finding.kind === kind);
       const list = el('ol', 'audit-findings');
-      list.append(...audit.findings.map((finding) => {
+      list.append(...ofKind.map((finding) => {
         const button = el('button', 'finding', undefined,
-          el('span', 'finding-head', undefined, el('span', `finding-kind finding-${finding.kind}`, finding.kind), document.createTextNode(' '), el('span', 'finding-path', finding.path)),
+          el('span', 'finding-path', finding.path),
           document.createTextNode(' '),
           el('span', 'finding-detail', finding.detail),
         );
@@ -373,7 +399,9 @@ export function renderAudits(container: HTMLElement, audits: readonly AuditSumma
         button.addEventListener('click', () => pick(audit, finding, button));
         return el('li', undefined, undefined, button);
       }));
-      parts.push(list);
+      const group = el('section', 'audit-kind', undefined, el('h4', 'audit-kind-head', undefined, el('span', `finding-kind finding-${kind}`, kind), document.createTextNode(` (${ofKind.length.toLocaleString()})`)), list);
+      group.dataset['kind'] = kind;
+      parts.push(group);
     }
     if (audit.total > audit.findings.length) parts.push(el('p', 'audit-more', `and ${plural(audit.total - audit.findings.length, 'more finding')} in the Problems panel`));
     const section = el('section', 'audit-folder-result', undefined, ...parts);

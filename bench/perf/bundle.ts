@@ -9,6 +9,7 @@ import { formatActivation, runActivation, type ActivationReport, type Activation
 import { makeTempDir, removeTempDir } from './fixtures.js';
 import { repoRoot } from './servers.js';
 import { formatBytes, renderTable, type Verdict } from './stats.js';
+import { VIEW_BUDGET_BYTES } from '../../scripts/app-view.mjs';
 
 const KiB = 1024;
 
@@ -16,6 +17,8 @@ const TARGETS = [
   { name: 'dist/extension.js', files: ['dist/extension.js'], goalBytes: 150 * KiB },
   { name: 'dist/server.js', files: ['dist/server.js'], goalBytes: 1024 * KiB },
   { name: 'dist/webview/* (codicons included)', files: ['dist/webview'], goalBytes: 200 * KiB },
+  // Sent whole to each client that shows it; inlined in dist/server.js and dist/cli.js.
+  { name: 'dist/app/view.html (the MCP Apps view)', files: ['dist/app/view.html'], goalBytes: VIEW_BUDGET_BYTES },
 ] as const;
 
 export interface BundleRow {

@@ -9,9 +9,16 @@ import { pathToFileURL } from 'node:url';
 import { makeTempDir, removeTempDir, writeFanOutTree } from './fixtures.js';
 import { answerText, startServer, type RunningServer, type ToolAnswer } from './servers.js';
 import { formatRatio, renderTable, type Verdict } from './stats.js';
+import { EXPLAIN_HINT } from '../../src/server/refusals/refusal.js';
 
 /** Every row: at most this share of the reference's bytes. */
 export const BYTES_GOAL = 0.75;
+
+/**
+ * A refusal says much more than "access denied": what refused it, why, and what to do instead,
+ * which spares the agent the wrong retries. It may cost this many times the reference's bytes.
+ */
+const REFUSAL_GOAL = 4;
 
 const TREE_FILES = 900;
 const WIDE_ENTRIES = 1000;
@@ -85,6 +92,16 @@ const QUESTIONS: readonly Question[] = [
     label: `read_text_file of ${MISSPELT_FILE} (${INFO_FILE} exists)`,
     ours: (workspaceUri) => ({ tool: 'read_text_file', args: { workspaceUri, path: MISSPELT_FILE } }),
     reference: (root) => ({ tool: 'read_text_file', args: { path: path.join(root, MISSPELT_FILE) } }),
+  },
+  {
+    // Ours names the code, the stage, the reason, what to do next and, in one sentence, explain_path
+    // (whose trace a client with MCP Apps shows the person); the reference says access is denied.
+    id: 'refusal',
+    error: true,
+    goal: REFUSAL_GOAL,
+    label: 'read_text_file of ../outside.md (refused: outside)',
+    ours: (workspaceUri) => ({ tool: 'read_text_file', args: { workspaceUri, path: '../outside.md' } }),
+    reference: (root) => ({ tool: 'read_text_file', args: { path: path.join(root, '..', 'outside.md') } }),
   },
 ];
 
@@ -194,6 +211,7 @@ export function formatBytesReport(report: BytesReport): string {
     `${table}\n` +
     'Bytes as JSON-encoded (definitions) or UTF-8 (text). "ours"/"reference": the definitions, or the answer\'s text; "structured": the\n' +
     "answer's structuredContent, which VS Code gives the model instead of the text (the reference's is {content: its text}).\n" +
-    `The whole tools/list result on the wire, output schemas included: ours ${ours.toLocaleString('en-US')} B, reference ${reference.toLocaleString('en-US')} B.\n`
+    `The whole tools/list result on the wire, output schemas included: ours ${ours.toLocaleString('en-US')} B, reference ${reference.toLocaleString('en-US')} B.\n` +
+    `A refusal of a path sends the model to explain_path in one sentence: ${Buffer.byteLength(` ${EXPLAIN_HINT}`)} B of its text.\n`
   );
 }

@@ -42,7 +42,7 @@ const TALL_VIEWPORT = { width: 1280, height: 1560 };
  * Shrinks a PNG in place with pngquant (a palette of at most 256 colours: a UI picture looks the
  * same) and then optipng, each only when installed (Debian: apt-get install pngquant optipng).
  */
-function optimisePng(file: string, log: Log): void {
+export function optimisePng(file: string, log: Log): void {
   const before = statSync(file).size;
   const used: string[] = [];
   const quant = spawnSync('pngquant', ['--force', '--skip-if-larger', '--strip', '--speed=1', '--quality=80-100', '--output', file, '--', file], { encoding: 'utf8' });

@@ -14,6 +14,7 @@ import type { Era } from './era.js';
 import { listedSchema } from './listedSchema.js';
 import { accessOf, annotationsOf, makeScope, toResult, workspaceNow, type ServerState, type ToolDefinition } from '../tools/tool.js';
 import { listWorkspaces } from '../tools/listWorkspaces.js';
+import { UI_EXTENSION, VIEW_MIME_TYPE, viewMeta } from '../tools/appViews.js';
 import { WORKSPACE_TOOLS } from '../tools/index.js';
 
 export const SERVER_NAME = 'boundary-inspector';
@@ -202,8 +203,9 @@ export function createServer(
     { name: SERVER_NAME, version: VERSION },
     {
       // logging: each refusal is also sent to the client as a warning (refusalNotices.ts). The
-      // tool list never changes (the SDK would otherwise declare listChanged: true).
-      capabilities: { tools: { listChanged: false }, logging: {} },
+      // tool list never changes (the SDK would otherwise declare listChanged: true). MCP Apps:
+      // two tools name a view (tools/appViews.ts).
+      capabilities: { tools: { listChanged: false }, logging: {}, extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } },
       instructions: INSTRUCTIONS,
       // Never turn input_required into a live server-to-client roots/list request.
       inputRequired: { legacyShim: false },
@@ -235,6 +237,7 @@ export function createServer(
         // result, which no output schema describes (its details are in _meta).
         ...(tool.output !== null ? { outputSchema: listedSchema(tool.output) } : {}),
         annotations: annotationsOf(tool),
+        ...(tool.view !== undefined ? { _meta: viewMeta(tool.view) } : {}),
       },
       (args, ctx) => call.run(args as Record<string, unknown>, callContextOf(ctx), ctx),
     );

@@ -12,6 +12,7 @@ import { mimeTypeOf } from '../mime.js';
 import type { RefusalListener } from './refusalNotices.js';
 import { workspaceNow, type ServerState } from '../tools/tool.js';
 import { STOP, walk } from '../fs/index.js';
+import { readView, viewNamed } from '../tools/appViews.js';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 /** A resource read answers with the file's text or base64, which must fit one answer. */
@@ -159,6 +160,10 @@ export function registerResources(server: McpServer, state: ServerState, onRefus
   server.server.setRequestHandler('resources/templates/list', { params: listParams }, async () => ({ resourceTemplates: [] }));
   server.server.setRequestHandler('resources/read', { params: readParams }, async (params, ctx) => {
     const uri = params.uri;
+    // An MCP Apps view (tools/appViews.ts): read by the URI its tool names, never listed, so that
+    // every listed resource stays a file of a workspace.
+    const view = viewNamed(uri);
+    if (view !== undefined) return readView(view);
     const located = locate(uri, state);
     if ('refusal' in located) {
       const trace = located.refusal;

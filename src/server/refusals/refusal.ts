@@ -33,6 +33,12 @@ export function workspaceChangeRefusal(change: WorkspaceChange): ServerRefusal {
   return serverRefusal(WORKSPACE_CHANGE_CODES[change.kind], `The workspace changed under the server: ${change.detail}. Nothing was read or changed.`);
 }
 
+/**
+ * One short sentence that sends the model to explain_path for a path the core refused: a client
+ * that shows MCP Apps then shows the person the trace, in the conversation.
+ */
+export const EXPLAIN_HINT = 'explain_path with the same path shows each stage.';
+
 /** What an agent should do next, by code: the text part of a refusal. */
 export function nextStep(refusal: ServerRefusal): string {
   if (refusal.stage === 'root') {
@@ -54,7 +60,7 @@ export function nextStep(refusal: ServerRefusal): string {
       return 'Nothing of this change was kept. Read the file again and redo the change on what it holds now.';
     case 'ERR_OUTSIDE':
     case 'ERR_SYMLINK_ESCAPE':
-      return 'Use a path inside the workspace (relative paths resolve against it). Call explain_path with the same input to see every stage, or list_workspaces for the granted workspaces.';
+      return `Use a path inside the workspace (relative paths resolve against it), or list_workspaces for the granted ones. ${EXPLAIN_HINT}`;
     case 'ERR_SCHEME':
     case 'ERR_HOST':
     case 'ERR_QUERY_OR_FRAGMENT':
@@ -65,9 +71,9 @@ export function nextStep(refusal: ServerRefusal): string {
     case 'ERR_ILLEGAL_CHARACTER':
     case 'ERR_BAD_ENCODING':
     case 'ERR_PARSE':
-      return 'Send a plain path relative to the workspace (for example src/index.ts), or a file:///... URI with no host, query or fragment.';
+      return `Send a plain path relative to the workspace (for example src/index.ts), or a file:///... URI with no host, query or fragment. ${EXPLAIN_HINT}`;
     default:
-      return 'Call explain_path with the same input to see which stage refused it and why.';
+      return 'Call explain_path with the same path to see which stage refused it and why.';
   }
 }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { auditWorkspace as runAudit, FINDING_KINDS, type Finding } from '../../audit/audit.js';
 import { AnswerBudget, DEFAULT_AUDIT_ENTRIES, jsonLength, MAX_AUDIT_ENTRIES } from '../limits.js';
+import { AUDIT_VIEW } from './appViews.js';
 import { defineTool, ok, type Scope } from './tool.js';
 
 /** Paths the text shows for each kind of finding; the structured list holds every one that fits. */
@@ -62,6 +63,7 @@ export const auditWorkspace = defineTool({
     findings: z.array(findingSchema).describe('What was found, sorted by path, then kind.'),
     omitted: z.number().int().describe('Findings left out of findings because the answer would have been too large (0 when none were).'),
   }),
+  view: AUDIT_VIEW,
   heavy: true,
   async run({ maxEntries }, scope) {
     const call = scope.call;

@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { NEAR_MISS_WHYS, verdictFor, withNearMisses, type NearMissWhy } from '../../core/index.js';
 import { DEFAULT_TOOL, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
-import { defineTool, ok, otherWorkspaces, pathField } from './tool.js';
+import { TRACE_FACTS_META_KEY, type TraceFacts } from '../../shared/appView.js';
+import { TRACE_VIEW } from './appViews.js';
+import { defineTool, otherWorkspaces, pathField } from './tool.js';
 
 const stageSchema = z.object({
   stage: z.string().describe('parse, refusals, decode, normalise, case, realpath or containment.'),
@@ -45,6 +47,7 @@ export const explainPath = defineTool({
     nearMisses: z.array(nearMissSchema).describe('Existing entries the path nearly named, when it was not inside or names nothing; often empty.'),
   }),
   heavy: false,
+  view: TRACE_VIEW,
   async run({ path, tool: named }, scope) {
     // The schema admits only PATH_TOOL_NAMES.
     const tool = (named ?? DEFAULT_TOOL) as ToolName;
@@ -67,8 +70,10 @@ export const explainPath = defineTool({
     const resolved = refusal?.path ?? trace.path;
     // Absent rather than null: a field is there when it has a value.
     const stages = trace.stages.map(({ output, ...row }) => (output === null ? row : { ...row, output }));
-    return ok(
-      {
+    const facts: TraceFacts = { input: trace.input, root: trace.root, rootPath: trace.rootPath, platform: trace.platform, policy: trace.policy, links: trace.links, kind: trace.kind };
+    return {
+      kind: 'ok',
+      structured: {
         tool,
         acts,
         verdict,
@@ -79,7 +84,8 @@ export const explainPath = defineTool({
         stages,
         nearMisses: [...trace.nearMisses],
       },
-      lines.join('\n'),
-    );
+      text: lines.join('\n'),
+      meta: { [TRACE_FACTS_META_KEY]: facts },
+    };
   },
 });

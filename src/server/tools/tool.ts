@@ -11,6 +11,7 @@ import type { SandboxState } from '../../host/protection.js';
 import { ChangedError, currentAnchor, errnoOf, fsError, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
 import type { ReadMemory } from '../readMemory.js';
 import type { ListingMemory } from '../listingMemory.js';
+import type { AppView } from './appViews.js';
 
 export interface ServerState {
   readonly grants: readonly Grant[];
@@ -83,6 +84,8 @@ export type Outcome =
       readonly structured: Record<string, unknown>;
       readonly text: string;
       readonly content?: readonly ContentBlock[];
+      /** What only a view reads (never the model): the result's `_meta`. */
+      readonly meta?: Record<string, unknown>;
     }
   | { readonly kind: 'refused'; readonly refusal: ServerRefusal; readonly input: string };
 
@@ -123,6 +126,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly heavy: boolean;
   /** For a tool that changes the workspace, and only for one. */
   readonly hints?: ChangeHints;
+  /** The MCP Apps view that draws its result, for a client that shows them (protocol/appViews.ts). */
+  readonly view?: AppView;
   run(args: z.infer<z.ZodObject<Shape>>, scope: Scope): Promise<Outcome>;
 }
 
@@ -271,7 +276,8 @@ function orList(items: readonly string[]): string {
 
 export function toResult(outcome: Extract<Outcome, { kind: 'ok' }>, structured: boolean): CallToolResult {
   const content: ContentBlock[] = [...(outcome.content ?? []), { type: 'text', text: outcome.text }];
-  return structured ? { content, structuredContent: outcome.structured } : { content };
+  const result: CallToolResult = structured ? { content, structuredContent: outcome.structured } : { content };
+  return outcome.meta !== undefined ? { ...result, _meta: outcome.meta } : result;
 }
 
 /**

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import nodePath from 'node:path';
+
+/**
+ * MCP Apps (the `io.modelcontextprotocol/ui` extension): explain_path and audit_workspace name a
+ * `ui://` view in their `_meta.ui`, and a client that shows MCP Apps draws their result with it in
+ * the conversation. One document serves both: it draws whichever result it is sent. A client
+ * without MCP Apps ignores the `_meta` and gets the same text and structured results as ever.
+ */
+export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
+export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+/** The key hosts before `_meta.ui` read, kept beside it for them. */
+const LEGACY_VIEW_KEY = 'ui/resourceUri';
+
+export interface AppView {
+  readonly uri: `ui://${string}`;
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+}
+
+export const TRACE_VIEW: AppView = {
+  uri: 'ui://boundary-inspector/trace.html',
+  name: 'trace-view',
+  title: 'Path trace',
+  description: "explain_path's verdict, its stages and the entries it nearly named, drawn in the conversation.",
+};
+
+export const AUDIT_VIEW: AppView = {
+  uri: 'ui://boundary-inspector/audit.html',
+  name: 'audit-view',
+  title: 'Workspace audit',
+  description: "audit_workspace's findings grouped by kind, each one click from its trace.",
+};
+
+export const APP_VIEWS: readonly AppView[] = [TRACE_VIEW, AUDIT_VIEW];
+
+/** A tool's `_meta` naming its view, in the current form and the earlier one. */
+export function viewMeta(view: AppView): Record<string, unknown> {
+  return { ui: { resourceUri: view.uri }, [LEGACY_VIEW_KEY]: view.uri };
+}
+
+declare const APP_VIEW_HTML: string | undefined;
+
+let fromSources: string | undefined;
+
+/** The document, inlined in the bundle by the build; run from the sources, the built copy in dist/. */
+export function viewHtml(): string {
+  if (typeof APP_VIEW_HTML === 'string') return APP_VIEW_HTML;
+  fromSources ??= readFileSync(nodePath.join(__dirname, '..', '..', '..', 'dist', 'app', 'view.html'), 'utf8');
+  return fromSources;
+}
+
+export function viewNamed(uri: string): AppView | undefined {
+  return APP_VIEWS.find((view) => view.uri === uri);
+}
+
+/**
+ * resources/read of a view: the document, with the host's sandbox asked for nothing beyond it
+ * (no origin to connect to or load from) and for clipboard writes ("Copy as test case").
+ */
+export function readView(view: AppView): { contents: Array<Record<string, unknown>> } {
+  return {
+    contents: [
+      {
+        uri: view.uri,
+        mimeType: VIEW_MIME_TYPE,
+        text: viewHtml(),
+        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, permissions: { clipboardWrite: {} }, prefersBorder: true } },
+      },
+    ],
+  };
+}
