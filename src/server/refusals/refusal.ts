@@ -60,7 +60,8 @@ export function nextStep(refusal: ServerRefusal): string {
       return 'Nothing of this change was kept. Read the file again and redo the change on what it holds now.';
     case 'ERR_OUTSIDE':
     case 'ERR_SYMLINK_ESCAPE':
-      return `Use a path inside the workspace (relative paths resolve against it), or list_workspaces for the granted ones. ${EXPLAIN_HINT}`;
+      // The reason says already which path would be inside.
+      return `list_workspaces names the granted workspaces; ${EXPLAIN_HINT}`;
     case 'ERR_SCHEME':
     case 'ERR_HOST':
     case 'ERR_QUERY_OR_FRAGMENT':
