@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { REPO } from '../../scripts/vscode-env';
 import { optimisePng } from '../extension/uiChecks';
+import { AUDIT_VIEW, TRACE_VIEW } from '../../src/server/tools/appViews.js';
 import { connect, expectOk, fileUri, type Session } from '../server/helpers';
 import { openViewHost, screenshotPath, type ViewHost } from './viewHost';
 
@@ -18,8 +19,6 @@ declare const document: any;
 declare const getComputedStyle: any;
 
 const UPDATE_SCREENSHOT = process.env['UPDATE_SCREENSHOT'] === '1';
-const TRACE_VIEW = 'ui://boundary-inspector/trace.html';
-const AUDIT_VIEW = 'ui://boundary-inspector/audit.html';
 
 let base: string;
 let workspace: string;

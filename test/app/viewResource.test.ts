@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { VIEW_BUDGET_BYTES, VIEW_CONTENT_SECURITY_POLICY } from '../../scripts/app-view.mjs';
 import { TRACE_FACTS_META_KEY } from '../../src/shared/appView.js';
 import { EXPLAIN_HINT } from '../../src/server/refusals/refusal.js';
+import { AUDIT_VIEW, TRACE_VIEW } from '../../src/server/tools/appViews.js';
 import { connect, expectOk, expectRefusal, fileUri, type Session } from '../server/helpers';
 
 let base: string;
@@ -39,14 +40,14 @@ function directives(policy: string): Map<string, string[]> {
 
 describe('the MCP Apps view resource', () => {
   test(`it stays within its budget of ${VIEW_BUDGET_BYTES} bytes`, async () => {
-    const html = await viewText('ui://boundary-inspector/trace.html');
+    const html = await viewText(TRACE_VIEW);
     const size = Buffer.byteLength(html);
     assert.ok(size <= VIEW_BUDGET_BYTES, `${size} bytes`);
-    assert.equal(await viewText('ui://boundary-inspector/audit.html'), html, 'one document draws both results');
+    assert.equal(await viewText(AUDIT_VIEW), html, 'one document draws both results');
   });
 
   test('its own policy comes before anything it governs, and allows no origin at all', async () => {
-    const html = await viewText('ui://boundary-inspector/trace.html');
+    const html = await viewText(TRACE_VIEW);
     const meta = `<meta http-equiv="Content-Security-Policy" content="${VIEW_CONTENT_SECURITY_POLICY}">`;
     const at = html.indexOf(meta);
     assert.ok(at > 0, 'the policy is in the document');
@@ -60,7 +61,7 @@ describe('the MCP Apps view resource', () => {
   });
 
   test('it names nothing to load: no src, href, url(), @import or web address', async () => {
-    const html = await viewText('ui://boundary-inspector/trace.html');
+    const html = await viewText(TRACE_VIEW);
     for (const pattern of [/\ssrc\s*=/i, /\shref\s*=/i, /url\(/i, /@import/i, /@font-face/i, /https?:\/\//i, /\/\/[a-z0-9.-]+\.[a-z]{2,}\//i]) {
       assert.doesNotMatch(html, pattern);
     }

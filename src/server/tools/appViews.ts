@@ -12,32 +12,17 @@ export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The key hosts before `_meta.ui` read, kept beside it for them. */
 const LEGACY_VIEW_KEY = 'ui/resourceUri';
 
-export interface AppView {
-  readonly uri: `ui://${string}`;
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-}
+/** A view's resource URI. */
+export type AppView = `ui://${string}`;
 
-export const TRACE_VIEW: AppView = {
-  uri: 'ui://boundary-inspector/trace.html',
-  name: 'trace-view',
-  title: 'Path trace',
-  description: "explain_path's verdict, its stages and the entries it nearly named, drawn in the conversation.",
-};
+export const TRACE_VIEW: AppView = 'ui://boundary-inspector/trace.html';
+export const AUDIT_VIEW: AppView = 'ui://boundary-inspector/audit.html';
 
-export const AUDIT_VIEW: AppView = {
-  uri: 'ui://boundary-inspector/audit.html',
-  name: 'audit-view',
-  title: 'Workspace audit',
-  description: "audit_workspace's findings grouped by kind, each one click from its trace.",
-};
-
-export const APP_VIEWS: readonly AppView[] = [TRACE_VIEW, AUDIT_VIEW];
+const APP_VIEWS: readonly AppView[] = [TRACE_VIEW, AUDIT_VIEW];
 
 /** A tool's `_meta` naming its view, in the current form and the earlier one. */
 export function viewMeta(view: AppView): Record<string, unknown> {
-  return { ui: { resourceUri: view.uri }, [LEGACY_VIEW_KEY]: view.uri };
+  return { ui: { resourceUri: view }, [LEGACY_VIEW_KEY]: view };
 }
 
 declare const APP_VIEW_HTML: string | undefined;
@@ -52,7 +37,7 @@ export function viewHtml(): string {
 }
 
 export function viewNamed(uri: string): AppView | undefined {
-  return APP_VIEWS.find((view) => view.uri === uri);
+  return APP_VIEWS.find((view) => view === uri);
 }
 
 /**
@@ -63,7 +48,7 @@ export function readView(view: AppView): { contents: Array<Record<string, unknow
   return {
     contents: [
       {
-        uri: view.uri,
+        uri: view,
         mimeType: VIEW_MIME_TYPE,
         text: viewHtml(),
         _meta: { ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, permissions: { clipboardWrite: {} }, prefersBorder: true } },
