@@ -12,13 +12,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { REFUSAL_META_KEY } from '../../src/server/refusals/refusal.js';
-import { serveInProcess } from './inProcess.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { REFUSAL_META_KEY } from '../../src/shared/runOnServer.js';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const serverPath = path.join(repoRoot, 'dist', 'server.js');
@@ -46,6 +42,18 @@ export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'case', 
 /** A fresh directory under the system temp folder, by its real path (no link above it is judged). */
 export function makeTempDir(prefix = 'bi-server-'): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/**
+ * A fresh directory on tmpfs where there is one, else as makeTempDir: for fixtures of thousands of
+ * entries, which take seconds to make on a disk and milliseconds in memory.
+ */
+export function makeFastTempDir(prefix = 'bi-server-'): string {
+  try {
+    return fs.realpathSync(fs.mkdtempSync(path.join('/dev/shm', prefix)));
+  } catch {
+    return makeTempDir(prefix);
+  }
 }
 
 export function removeDir(dir: string | undefined): void {
@@ -99,18 +107,22 @@ interface TappableTransport {
   onerror?: ((error: Error) => void) | undefined;
 }
 
-/** Records the JSON-RPC traffic on one transport instance; attach before connect. */
-export function tapTransport(transport: object): Wire {
+/**
+ * Records the JSON-RPC traffic on one transport instance; attach before connect. Without
+ * `messages`, only the transport's errors are kept (copying every message costs a suite of
+ * thousands of calls a second or so).
+ */
+export function tapTransport(transport: object, messages = true): Wire {
   const t = transport as TappableTransport;
   const wire: Wire = { sent: [], received: [], errors: [] };
   const send = t.send.bind(t);
   t.send = async (message: unknown, ...rest: unknown[]) => {
-    wire.sent.push(structuredClone(message) as WireMessage);
+    if (messages) wire.sent.push(structuredClone(message) as WireMessage);
     return send(message, ...rest);
   };
   let onmessage: ((message: unknown, ...rest: unknown[]) => void) | undefined;
   const tappedMessage = (message: unknown, ...rest: unknown[]) => {
-    wire.received.push(structuredClone(message) as WireMessage);
+    if (messages) wire.received.push(structuredClone(message) as WireMessage);
     onmessage?.(message, ...rest);
   };
   Object.defineProperty(t, 'onmessage', {
@@ -208,6 +220,8 @@ export interface SessionOptions {
    * The arguments are the same; the sandbox is off, and `cwd` does not apply.
    */
   readonly inProcess?: boolean;
+  /** Keep every message in `wire` (the default); false keeps only the transport's errors. */
+  readonly recordWire?: boolean;
 }
 
 export interface ProgressSeen {
@@ -274,7 +288,13 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
     return { roots: (roots ?? []).map((root) => ({ uri: root.uri, name: root.name ?? path.basename(root.uri) })) };
   };
 
+  // Required on first use: each SDK and the in-process server take a second or so to load, which a
+  // test file that uses neither should not pay.
+  const link = options.inProcess === true ? (require('./inProcess.js') as typeof import('./inProcess.js')).serveInProcess(options.args) : undefined;
+
   if (kind === 'v2') {
+    const { Client } = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
+    const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
     const client = new Client(
       { name: 'bi-e2e-v2', version: '1.0.0' },
       {
@@ -283,10 +303,9 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
       },
     );
     if (roots !== undefined) client.setRequestHandler('roots/list', answerRoots);
-    const link = options.inProcess === true ? serveInProcess(options.args) : undefined;
     const transport = link?.transport ?? new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
     const stderr = link?.stderr ?? collect((transport as StdioClientTransport).stderr);
-    const wire = tapTransport(transport);
+    const wire = tapTransport(transport, options.recordWire !== false);
     const logs: LogSeen[] = [];
     client.setNotificationHandler('notifications/message', (notification) => {
       logs.push(notification.params as LogSeen);
@@ -321,12 +340,14 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
     };
   }
 
+  const { Client: V1Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport: V1StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { ListRootsRequestSchema, LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
   const client = new V1Client({ name: 'bi-e2e-v1', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
   client.setRequestHandler(ListRootsRequestSchema, answerRoots);
-  const link = options.inProcess === true ? serveInProcess(options.args) : undefined;
   const transport = link?.transport ?? new V1StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
   const stderr = link?.stderr ?? collect((transport as V1StdioClientTransport).stderr);
-  const wire = tapTransport(transport);
+  const wire = tapTransport(transport, options.recordWire !== false);
   // The v1 client has no getNegotiatedProtocolVersion(): it hands the version to the transport.
   let negotiated: string | undefined;
   (transport as unknown as { setProtocolVersion: (version: string) => void }).setProtocolVersion = (version) => {

@@ -644,7 +644,8 @@ function isFile(target: string): boolean {
 // Sandboxed server sessions
 // ------------------------------------------------------------------------------------------------
 
-describe('the sandbox (default --sandbox auto, bubblewrap)', () => {
+// Each test starts a sandboxed server of its own, on folders of its own: side by side.
+describe('the sandbox (default --sandbox auto, bubblewrap)', { concurrency: true }, () => {
   let base: string;
   let ws: string;
   let W: string;

@@ -408,7 +408,7 @@ export function table(spec: Table): void {
         expand = expander({ base, baseUri: fileUri(base), ...uris, ...spec.placeholders?.(base) });
         plant(base, spec.tree, expand);
         const args = spec.grants.flatMap((grant) => [grant.rights === 'read' ? '--read-only-workspace' : '--workspace', uris[grant.name]!]);
-        session = await connect(kind, { inProcess: true, args });
+        session = await connect(kind, { inProcess: true, args, recordWire: false });
       });
       after(async () => {
         await session?.close();

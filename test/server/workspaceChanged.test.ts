@@ -32,7 +32,8 @@ async function call(server: RawServer, tool: string, args: Record<string, unknow
 }
 
 for (const sandboxed of [false, true]) {
-  describe(`a workspace that changes under the server, sandbox ${sandboxed ? 'on' : 'off'}`, { skip: sandboxed && !sandbox.available && `no sandbox here: ${sandbox.reason}` }, () => {
+  // Each test has a folder and a server of its own: they run side by side.
+  describe(`a workspace that changes under the server, sandbox ${sandboxed ? 'on' : 'off'}`, { skip: sandboxed && !sandbox.available && `no sandbox here: ${sandbox.reason}`, concurrency: true }, () => {
     const dirs: string[] = [];
     const servers: RawServer[] = [];
     after(async () => {

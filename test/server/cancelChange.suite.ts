@@ -27,15 +27,17 @@ function leftovers(ws: string): string[] {
   return fs.readdirSync(ws).filter((name) => name.startsWith('.bi.'));
 }
 
-describe('a change cancelled before it is made: nothing changed, nothing left, no answer', () => {
+describe('a change cancelled before it is made: nothing changed, nothing left, no answer', { concurrency: true }, () => {
   let base: string;
-  let ws: string;
   let server: RawServer;
+  // A workspace for each change, so the changes' tests (each waiting out a no-answer) run side by side.
+  const NAMES = [...CHANGES.map((change) => change.tool), 'too-late'];
+  const wsOf = (name: string) => path.join(base, name);
+  const uriOf = (name: string) => pathToFileURL(wsOf(name)).href;
   before(async () => {
     base = makeTempDir('bi-cancel-');
-    ws = path.join(base, 'ws');
-    fs.mkdirSync(ws);
-    server = RawServer.start(['--workspace', pathToFileURL(ws).href]);
+    for (const name of NAMES) fs.mkdirSync(wsOf(name));
+    server = RawServer.start(NAMES.flatMap((name) => ['--workspace', uriOf(name)]));
     await server.initialize();
   });
   after(async () => {
@@ -44,37 +46,42 @@ describe('a change cancelled before it is made: nothing changed, nothing left, n
   });
 
   for (const change of CHANGES) {
-    test(`${change.tool}, the cancel in the same write as the request`, async () => {
-      reset(ws);
-      const id = server.newId();
-      const request = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: change.tool, arguments: { workspaceUri: pathToFileURL(ws).href, ...change.args } } };
-      const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'changed my mind' } };
-      const answered = server.answerTo(id, 500).then(
-        () => true,
-        () => false,
-      );
-      server.write(`${JSON.stringify(request)}\n${JSON.stringify(cancel)}\n`);
-      assert.equal(await answered, false, 'a cancelled call is not answered');
-      assert.equal((await server.request('ping')).error, undefined, 'the server goes on serving');
-      assert.equal(change.done(ws), false, 'nothing was changed');
-      assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'user', 'the file is as it was');
-      assert.deepEqual(leftovers(ws), [], 'nothing was left behind');
-    });
+    describe(change.tool, { concurrency: false }, () => {
+      test(`${change.tool}, the cancel in the same write as the request`, async () => {
+        const ws = wsOf(change.tool);
+        reset(ws);
+        const id = server.newId();
+        const request = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: change.tool, arguments: { workspaceUri: uriOf(change.tool), ...change.args } } };
+        const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'changed my mind' } };
+        const answered = server.answerTo(id, 500).then(
+          () => true,
+          () => false,
+        );
+        server.write(`${JSON.stringify(request)}\n${JSON.stringify(cancel)}\n`);
+        assert.equal(await answered, false, 'a cancelled call is not answered');
+        assert.equal((await server.request('ping')).error, undefined, 'the server goes on serving');
+        assert.equal(change.done(ws), false, 'nothing was changed');
+        assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'user', 'the file is as it was');
+        assert.deepEqual(leftovers(ws), [], 'nothing was left behind');
+      });
 
-    test(`${change.tool}, control: the same call not cancelled is made and answered`, async () => {
-      reset(ws);
-      await server.call('read_text_file', { workspaceUri: pathToFileURL(ws).href, path: 'a.txt' });
-      const answer = await server.call(change.tool, { workspaceUri: pathToFileURL(ws).href, ...change.args });
-      assert.notEqual(answer.result?.isError, true, JSON.stringify(answer.result));
-      assert.equal(change.done(ws), true);
+      test(`${change.tool}, control: the same call not cancelled is made and answered`, async () => {
+        const ws = wsOf(change.tool);
+        reset(ws);
+        await server.call('read_text_file', { workspaceUri: uriOf(change.tool), path: 'a.txt' });
+        const answer = await server.call(change.tool, { workspaceUri: uriOf(change.tool), ...change.args });
+        assert.notEqual(answer.result?.isError, true, JSON.stringify(answer.result));
+        assert.equal(change.done(ws), true);
+      });
     });
   }
 
   test('a cancel after the change is made is too late: the change stands', async () => {
+    const ws = wsOf('too-late');
     reset(ws);
-    await server.call('read_text_file', { workspaceUri: pathToFileURL(ws).href, path: 'a.txt' });
+    await server.call('read_text_file', { workspaceUri: uriOf('too-late'), path: 'a.txt' });
     const id = server.newId();
-    server.send({ id, method: 'tools/call', params: { name: 'write_file', arguments: { workspaceUri: pathToFileURL(ws).href, path: 'a.txt', content: 'agent' } } });
+    server.send({ id, method: 'tools/call', params: { name: 'write_file', arguments: { workspaceUri: uriOf('too-late'), path: 'a.txt', content: 'agent' } } });
     await server.answerTo(id);
     server.send({ method: 'notifications/cancelled', params: { requestId: id } });
     assert.equal((await server.request('ping')).error, undefined);

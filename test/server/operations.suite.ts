@@ -1,6 +1,6 @@
 // explain_path and the tools judge a path from one table (src/shared/operations.ts), so an
 // explanation and the action cannot disagree: for every input of the real-filesystem tests
-// (test/core/filesystem.test.ts, test/server/outside.test.ts) and every tool, explain_path with
+// (test/core/filesystem.test.ts, test/server/outside.suite.ts) and every tool, explain_path with
 // that tool says inside exactly when the tool itself is not refused, and the same code when it is.
 // Errors that are not the boundary's (ENOENT, EISDIR, "not a folder") count as not refused.
 import assert from 'node:assert/strict';
@@ -87,7 +87,7 @@ function fixture(base: string): Map<string, Entry> {
   file('real-parent/ws/file.txt');
   link('real-parent/ws/alias', 'file.txt');
   link('link-parent', 'real-parent');
-  // test/server/outside.test.ts
+  // test/server/outside.suite.ts
   dir('outside/present');
   file('outside/present/file.txt', 'OUTSIDE-SECRET');
   link('ws/link-present', '../outside/present');
@@ -174,7 +174,7 @@ function cases(base: string): Case[] {
       '.', './', uriOf('ws'), `${uriOf('ws')}/`, '..',
       // Links and folders that are the subject itself.
       'inner', 'a', 'up', 'here', 'slash', 'sub', 'notes.md',
-      // outside.test.ts
+      // outside.suite.ts
       '../outside/present/file.txt', '../outside/vacant/file.txt', at('outside', 'present'), at('outside', 'vacant'),
       'link-present/file.txt', 'link-vacant/file.txt', 'link-present', 'link-vacant', 'cwd/x', 'cwd',
       // Rights
@@ -236,6 +236,7 @@ describe('explain_path with a tool agrees with that tool, for every input and ev
         const grant = (flag: string, name: string) => [flag, fileUri(path.join(base, name))];
         session = await connect('v1', {
           inProcess: true,
+          recordWire: false,
           args: [
             ...grant('--workspace', 'ws'),
             ...grant('--read-only-workspace', 'ws/ro'),

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ANSWER_BUDGET_BYTES } from '../../src/server/limits.js';
-import { connect, expectOk, listingOf, makeTempDir, removeDir, textOf, type Session } from './helpers.js';
+import { connect, expectOk, listingOf, makeFastTempDir, removeDir, textOf, type Session } from './helpers.js';
 
 /** Folders of files, wide and deep enough that no tree, search or listing of it fits one answer. */
 function writeWideTree(root: string): string[] {
@@ -50,7 +50,7 @@ describe('answers past their budget go on with a cursor', () => {
   let files: string[];
 
   before(async () => {
-    base = makeTempDir('bi-continuation-');
+    base = makeFastTempDir('bi-continuation-');
     const ws = path.join(base, 'ws');
     files = writeWideTree(path.join(ws, 'wide'))
       .map((file) => `wide/${file.split(path.sep).join('/')}`)

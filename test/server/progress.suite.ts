@@ -13,7 +13,7 @@ import {
   expectOk,
   expectRefusal,
   fileUri,
-  makeTempDir,
+  makeFastTempDir,
   removeDir,
   textOf,
   writeTree,
@@ -55,7 +55,7 @@ let small: string;
 let big: string;
 
 before(() => {
-  base = makeTempDir();
+  base = makeFastTempDir();
   small = path.join(base, 'small');
   big = path.join(base, 'big');
   writeTree(base, {
