@@ -12,7 +12,8 @@ import { mimeTypeOf } from '../mime.js';
 import type { RefusalListener } from './refusalNotices.js';
 import { workspaceNow, type ServerState } from '../tools/tool.js';
 import { STOP, walk } from '../fs/index.js';
-import { readView, viewNamed } from '../tools/appViews.js';
+import { viewNamed } from '../tools/appViews.js';
+import { readView } from './viewResource.js';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 /** A resource read answers with the file's text or base64, which must fit one answer. */

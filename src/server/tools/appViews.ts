@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import nodePath from 'node:path';
-
 /**
  * MCP Apps (the `io.modelcontextprotocol/ui` extension): explain_path and audit_workspace name a
  * `ui://` view in their `_meta.ui`, and a client that shows MCP Apps draws their result with it in
  * the conversation. One document serves both: it draws whichever result it is sent. A client
- * without MCP Apps ignores the `_meta` and gets the same text and structured results as ever.
+ * without MCP Apps ignores the `_meta` and gets the same text and structured results as ever. The
+ * protocol serves the document (protocol/viewResource.ts).
  */
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -25,34 +23,6 @@ export function viewMeta(view: AppView): Record<string, unknown> {
   return { ui: { resourceUri: view }, [LEGACY_VIEW_KEY]: view };
 }
 
-declare const APP_VIEW_HTML: string | undefined;
-
-let fromSources: string | undefined;
-
-/** The document, inlined in the bundle by the build; run from the sources, the built copy in dist/. */
-export function viewHtml(): string {
-  if (typeof APP_VIEW_HTML === 'string') return APP_VIEW_HTML;
-  fromSources ??= readFileSync(nodePath.join(__dirname, '..', '..', '..', 'dist', 'app', 'view.html'), 'utf8');
-  return fromSources;
-}
-
 export function viewNamed(uri: string): AppView | undefined {
   return APP_VIEWS.find((view) => view === uri);
-}
-
-/**
- * resources/read of a view: the document, with the host's sandbox asked for nothing beyond it
- * (no origin to connect to or load from) and for clipboard writes ("Copy as test case").
- */
-export function readView(view: AppView): { contents: Array<Record<string, unknown>> } {
-  return {
-    contents: [
-      {
-        uri: view,
-        mimeType: VIEW_MIME_TYPE,
-        text: viewHtml(),
-        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, permissions: { clipboardWrite: {} }, prefersBorder: true } },
-      },
-    ],
-  };
 }
