@@ -57,6 +57,8 @@ const vscode = acquireVsCodeApi();
 /** The root picker's last option: any root, typed in. */
 const CUSTOM = '__custom__';
 const DEBOUNCE_MS = 150;
+/** A focus this soon after a pointer press is the click's own. */
+const CLICK_FOCUS_MS = 500;
 const PLATFORMS: readonly Platform[] = ['linux', 'darwin', 'win32'];
 const DEFAULT_POLICY: Policy = { localhost: 'refuse', unc: 'refuse', case: 'auto', symlinks: 'contain' };
 
@@ -101,7 +103,8 @@ const ui = {
   feedCount: byId('bi-feed-count', HTMLElement),
   refusalsTitle: byId('bi-refusals-title', HTMLElement),
   layers: byId('bi-layers', HTMLUListElement),
-  layersTitle: byId('bi-layers-title', HTMLElement),
+  grants: byId('bi-grants', HTMLUListElement),
+  grantsTitle: byId('bi-grants-title', HTMLElement),
   auditRun: byId('bi-audit-run', HTMLButtonElement),
   auditStatus: byId('bi-audit-status', HTMLElement),
   audits: byId('bi-audits', HTMLElement),
@@ -115,6 +118,10 @@ let settings: Policy | null = null;
 let initialised = false;
 /** The id of the newest trace request: any other answer is stale. */
 let lastId = 0;
+/** The id of a trace request not answered yet, or null: a section shown meanwhile waits for it (showSection). */
+let awaited: number | null = null;
+/** A section a command asked for while a trace was on its way: shown once the trace is drawn above it. */
+let sectionAfterTrace: PanelSection | null = null;
 let debounce: ReturnType<typeof setTimeout> | undefined;
 /** The trace on screen, for "Copy as test case". */
 let shown: Trace | null = null;
@@ -427,6 +434,7 @@ function traceNow(typed = false): void {
   }
   remember({ input: request.input, root: request.root, platform: request.platform, policy: request.policy, tool: request.tool }, typed);
   ui.stages.setAttribute('aria-busy', 'true');
+  awaited = id;
   vscode.postMessage({ type: 'trace', id, request });
 }
 
@@ -489,6 +497,7 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   }
   ui.logPath.textContent = message.logPath === null ? "The server's refusal log is not available" : `Refusal log: ${message.logPath}`;
   ui.openLog.hidden = message.logPath === null;
+  showGrants(message.roots, message.grantNote);
   showLayers(message.layers);
   saveState();
   updateRun();
@@ -497,6 +506,27 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   fillRoots();
   // A panel just opened is for typing into; a command that wants another section moves the keyboard after this.
   if (first) ui.input.focus();
+}
+
+/** Each workspace folder and what the agent's server may do in it; why nothing, when nothing is. */
+function showGrants(choices: readonly RootChoice[], grantNote: string | null): void {
+  const items = choices.map((choice) => {
+    const item = document.createElement('li');
+    item.className = choice.rights === 'none' ? 'layer layer-inactive' : 'layer layer-active';
+    const name = document.createElement('strong');
+    name.textContent = `${choice.label}: ${rightsText(choice.rights)}`;
+    const detail = document.createElement('span');
+    detail.textContent = choice.rights === 'none' && grantNote !== null ? `${choice.uri}. ${grantNote}` : choice.uri;
+    item.append(name, detail);
+    return item;
+  });
+  if (items.length === 0) {
+    const none = document.createElement('li');
+    none.className = 'layer layer-inactive';
+    none.textContent = grantNote ?? 'No workspace folder is open: open a folder to grant it to the agent.';
+    items.push(none);
+  }
+  ui.grants.replaceChildren(...items);
 }
 
 function showLayers(layers: readonly ProtectionLayer[]): void {
@@ -587,7 +617,9 @@ function loadRefusal(entry: RefusalEntry, button: HTMLElement | null): void {
 
 /** A section brought into view by a command: the keyboard on its first entry, or on its heading. */
 function showSection(section: PanelSection): void {
-  const [title, list] = section === 'refusals' ? [ui.refusalsTitle, ui.refusals] : [ui.layersTitle, ui.layers];
+  sectionAfterTrace = null;
+  // The protection section opens with what is granted, the layers that hold it below.
+  const [title, list] = section === 'refusals' ? [ui.refusalsTitle, ui.refusals] : [ui.grantsTitle, ui.grants];
   (title.closest('section') ?? list).scrollIntoView({ block: 'start' });
   const first = section === 'refusals' ? list.querySelector('button') : null;
   if (first) {
@@ -651,14 +683,19 @@ function receive(message: ExtensionMessage): void {
       loadRefusal(message.entry, null);
       return;
     case 'traceResult':
-      if (message.id === lastId) show(message.trace, requestedTool, message.serverNote);
+      if (message.id !== lastId) return;
+      show(message.trace, requestedTool, message.serverNote);
+      awaited = null;
+      if (sectionAfterTrace !== null) showSection(sectionAfterTrace);
       return;
     case 'refusals':
       feedEntries = message.entries;
       showFeed();
       return;
     case 'showSection':
-      showSection(message.section);
+      // A trace drawn later above the section would push it out of view: it waits for the trace.
+      if (awaited === lastId) sectionAfterTrace = message.section;
+      else showSection(message.section);
       return;
     case 'audits':
       showAudits(message.audits, message.running);
@@ -732,6 +769,18 @@ window.addEventListener('keydown', (event) => {
   stepHistory(event.key === 'ArrowLeft' ? -1 : 1);
 }, true);
 window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => receive(event.data));
+// The editor focuses a webview as a whole when it comes back (another tab, a move to another group):
+// the keyboard goes back where it was instead of to the page's body. A click chooses for itself.
+let lastFocused: HTMLElement | null = null;
+let pointerDownAt = -Infinity;
+document.addEventListener('focusin', (event) => {
+  if (event.target instanceof HTMLElement) lastFocused = event.target;
+});
+window.addEventListener('pointerdown', () => (pointerDownAt = performance.now()), true);
+window.addEventListener('focus', () => {
+  if (performance.now() - pointerDownAt < CLICK_FOCUS_MS) return;
+  if (document.activeElement === document.body && lastFocused?.isConnected) lastFocused.focus({ preventScroll: true });
+});
 
 // Until `init` arrives: what this webview last showed (VS Code keeps it across hide and reload).
 const saved = vscode.getState();
@@ -745,3 +794,20 @@ showFeed();
 renderAudits(ui.audits, [], pickFinding);
 
 vscode.postMessage({ type: 'ready' });
+reportDrawn();
+
+/**
+ * Says once whether the whole width of the page is within the window: the document's box, as the
+ * window shows it, is cut by every frame and part around it (a group pushed past the window's
+ * edge, or under a side bar, is cut there).
+ */
+function reportDrawn(): void {
+  const observer = new IntersectionObserver(([entry]) => {
+    observer.disconnect();
+    if (entry === undefined) return;
+    const clipped = entry.boundingClientRect.width > 0 && entry.intersectionRect.width < entry.boundingClientRect.width - 1;
+    // In a frame the window's own width, which the extension compares from one opening to the next.
+    vscode.postMessage({ type: 'drawn', clipped, windowWidth: window.outerWidth });
+  });
+  observer.observe(document.documentElement);
+}

@@ -147,13 +147,14 @@ function pathCell(value: string | null, segments: readonly Segment[] | null, tag
 }
 
 /**
- * An output that is its input: the text is drawn once, in the input cell. This cell says
- * "unchanged" (the stylesheet's word, spoken too) and keeps the text for hover and copying.
+ * A text drawn once already: an output that is its input ("unchanged"), or the input of a quiet
+ * row that the row above shows ("as above"). The cell says so (the stylesheet's words,
+ * spoken too) and keeps the text for hover and copying.
  */
-function unchangedCell(value: string): HTMLTableCellElement {
+function drawnAlreadyCell(value: string, said: 'unchanged' | 'as-above'): HTMLTableCellElement {
   const text = el('span', 'unchanged-text', value);
   text.setAttribute('aria-hidden', 'true');
-  const cell = el('td', 'path unchanged', undefined, el('span', 'unchanged-label'), text);
+  const cell = el('td', `path unchanged ${said}`, undefined, el('span', 'unchanged-label'), text);
   cell.title = value;
   return cell;
 }
@@ -189,7 +190,8 @@ function asShown(stage: StageResult, previous: StageResult | undefined): StageRe
 
 function stagesCaption(rootRefused: boolean, hideUnchanged: boolean): string {
   return `${rootRefused ? "Stages of the root's conversion (the root was refused)" : 'Stages of the decision'}. `
-    + 'In each row, what the stage removed from its input and what it added to its output are marked; an output that is its input reads "unchanged"; '
+    + 'In each row, what the stage removed from its input and what it added to its output are marked; an output that is its input reads "unchanged", '
+    + 'and an input the row above shows, in a row that changed nothing, reads "as above"; '
     + 'the case stage shows the key names are compared by.'
     + (hideUnchanged ? ' Stages that changed nothing are hidden.' : '');
 }
@@ -211,6 +213,8 @@ export function renderStages(table: HTMLTableElement, trace: Trace, hideUnchange
   const rootRefused = trace.stage === 'root';
   const stages = rootRefused ? trace.rootStages : trace.stages;
   const body = table.tBodies[0] ?? table.createTBody();
+  // The texts the row above shows: a quiet row whose input is one of them says "as above".
+  let above: readonly (string | null)[] = [];
   const rows = stages.map((original, index) => {
     const stage = asShown(original, stages[index - 1]);
     const deciding = rootRefused ? index === stages.length - 1 : stage.stage === trace.stage;
@@ -220,13 +224,13 @@ export function renderStages(table: HTMLTableElement, trace: Trace, hideUnchange
     const change = kind === 'rewrite' && stage.output !== null && !same ? stageChange(stage.input, stage.output) : null;
     const name = el('th', 'stage', rootRefused ? `root: ${stage.stage}` : stage.stage);
     name.scope = 'row';
-    const output = stage.output !== null && same ? unchangedCell(stage.output)
+    const output = stage.output !== null && same ? drawnAlreadyCell(stage.output, 'unchanged')
       : stage.output !== null && kind === 'key' ? comparisonKeyCell(stage.output)
         : pathCell(stage.output, change?.output ?? null, 'ins');
     const row = el('tr', undefined, undefined,
       name,
       statusCell(stage.status),
-      pathCell(stage.input, change?.input ?? null, 'del'),
+      quiet && above.includes(stage.input) ? drawnAlreadyCell(stage.input, 'as-above') : pathCell(stage.input, change?.input ?? null, 'del'),
       output,
       el('td', 'rule', stage.rule),
       el('td', 'note', stage.note),
@@ -236,6 +240,7 @@ export function renderStages(table: HTMLTableElement, trace: Trace, hideUnchange
     row.dataset['stage'] = stage.stage;
     row.dataset['status'] = stage.status;
     if (deciding) row.setAttribute('aria-current', 'true');
+    above = kind === 'rewrite' ? [stage.input, stage.output] : [stage.input];
     return row;
   });
   body.replaceChildren(...rows);
@@ -301,6 +306,12 @@ function nearMissWhy(miss: NearMiss, roots: readonly RootChoice[]): string {
       return 'percent-encoding: an escape taken literally, or a "#", "?" or space that cut the URI short';
     case 'trailing-dot-space':
       return 'the same name with trailing dots or spaces added or dropped';
+    case 'root-name':
+      return "without the workspace folder's own name, which the path repeated";
+    case 'root-relative':
+      return 'below the workspace: the path was written as if the workspace were the filesystem\'s root';
+    case 'separator':
+      return 'with "\\" as a separator: on this platform only "/" separates names, and "\\" is part of one';
     case 'workspace': {
       const workspace = roots.find((choice) => choice.uri === miss.workspace);
       return `in another granted workspace, ${workspace?.label ?? miss.workspace ?? 'not in the list'}: traced against it`;

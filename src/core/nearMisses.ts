@@ -5,7 +5,7 @@ import type { PreparedRoot } from './root.js';
 import { comparisonKey, type Comparison } from './stages/casePolicy.js';
 import { decode } from './stages/decode.js';
 import { normalise } from './stages/normalise.js';
-import { parse } from './stages/parse.js';
+import { parse, type Parsed } from './stages/parse.js';
 import { refusals } from './stages/refusals.js';
 import type { FileSystemPort, NearMiss, NearMissWhy, Platform, Trace } from './types.js';
 import { pathToUri } from './uri.js';
@@ -54,8 +54,9 @@ interface Search {
  * Existing entries the input nearly named, for a trace refused, outside, or inside with nothing
  * there (otherwise none): the same name in another case or Unicode form where the comparison
  * keeps them apart, with trailing dots or spaces added or dropped, percent-decoded (a path
- * holding `%xx`), the name a raw `#`, `?` or trailing space cut from a `file:` URI, and a path
- * that lies in another granted workspace.
+ * holding `%xx`), the name a raw `#`, `?` or trailing space cut from a `file:` URI, a path that
+ * lies in another granted workspace, and, when none of those is found, a path written from the
+ * wrong place (`searchRebased`).
  *
  * Bounded and inside: the deepest existing folder of the path is searched first, reached from the
  * root's real path through folders that are not links. If it offers nothing, an earlier name may
@@ -95,6 +96,7 @@ export function findNearMisses(trace: Trace, root: PreparedRoot, options: NearMi
   const target = targetOf(trace, platform);
   // Only a path is taken literally: a URI was decoded once already, and never is again.
   if (target) searchTarget(search, root, target, url === null);
+  if (target && search.found.length === 0) searchRebased(search, root, target, parsed.ok && isAbsoluteForm(parsed.value));
   if (!unchanged(search)) return found;
   for (const miss of search.found) add(found, miss);
   return found;
@@ -337,6 +339,46 @@ function searchTarget(search: Search, root: Extract<PreparedRoot, { ok: true }>,
   if (look.kind === 'missing') besideMissing(search, folderNames, asked, rest, percent, why);
   else if (why && look.kind !== 'error') offer(search, folderNames, asked, rest, why);
   if (search.found.length === before) besideExisting(search, names, depth, percent, why);
+}
+
+/** A URI, or a path that names its place from a root (not relative to the workspace). */
+function isAbsoluteForm(parsed: Parsed): boolean {
+  return parsed.form === 'uri' || (parsed.kind !== 'relative' && parsed.kind !== 'drive-relative');
+}
+
+/** `names` below the root's real path, offered when every one of them exists there. */
+function offerWhole(search: Search, names: readonly string[], why: NearMissWhy): boolean {
+  if (names.length === 0 || !names.every((name) => isPlainName(name, search.platform))) return false;
+  const reached = followed(search, [], names);
+  if (reached.length < names.length) return false;
+  add(search.found, nearMiss(pathBelow(search, reached), why, search.platform));
+  return true;
+}
+
+/**
+ * A path written from the wrong place, offered where every one of its names exists below the
+ * root: one that starts with the workspace folder's own name (`ws/src/a.ts` in `ws`), an absolute
+ * path written as if the workspace were the filesystem's root (`/src/a.ts`), and, where only `/`
+ * separates names, a path written with Windows' `\` (`src\a.ts`). Only names below the
+ * root are looked up.
+ */
+function searchRebased(search: Search, root: Extract<PreparedRoot, { ok: true }>, target: SplitPath, absolute: boolean): void {
+  const rootName = root.split.names.at(-1);
+  const startsWithRootName = (names: readonly string[]) =>
+    rootName !== undefined && names.length > 1 && comparisonKey(names[0]!, search.comparison) === comparisonKey(rootName, search.comparison);
+  const below = belowRoot(root, target);
+  if (below !== null) {
+    if (startsWithRootName(below) && offerWhole(search, below.slice(1), 'root-name')) return;
+    if (search.platform !== 'win32' && below.some((name) => name.includes('\\'))) {
+      const split = below.flatMap((name) => name.split('\\')).filter((name) => name !== '' && name !== '.');
+      // A `..` among them would climb: never offered.
+      if (!split.includes('..')) offerWhole(search, split, 'separator');
+    }
+    return;
+  }
+  if (!absolute) return;
+  if (offerWhole(search, target.names, 'root-relative')) return;
+  if (startsWithRootName(target.names)) offerWhole(search, target.names.slice(1), 'root-name');
 }
 
 /** The path of `input` by the lexical stages (parse to normalise), or null if they refuse it. */

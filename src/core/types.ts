@@ -83,8 +83,8 @@ export interface LinkHop {
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other' | 'missing';
 
 /** Why an existing entry is offered as what the input probably meant (nearMisses.ts). */
-export type NearMissWhy = 'case' | 'unicode' | 'percent-encoding' | 'trailing-dot-space' | 'workspace';
-export const NEAR_MISS_WHYS: readonly NearMissWhy[] = ['case', 'unicode', 'percent-encoding', 'trailing-dot-space', 'workspace'];
+export type NearMissWhy = 'case' | 'unicode' | 'percent-encoding' | 'trailing-dot-space' | 'root-name' | 'root-relative' | 'separator' | 'workspace';
+export const NEAR_MISS_WHYS: readonly NearMissWhy[] = ['case', 'unicode', 'percent-encoding', 'trailing-dot-space', 'root-name', 'root-relative', 'separator', 'workspace'];
 
 /** An entry the input nearly named, and the spelling that would have worked. */
 export interface NearMiss {

@@ -35,13 +35,27 @@ export interface PanelContext {
 }
 
 /**
- * The active editor's column, or the one beside it when the active tab is a page the editor API
- * does not describe (the walkthrough, the settings): the inspector then sits next to the page
- * whose steps lead to it instead of hiding it.
+ * Where the inspector opens: in the active editor's group, or beside it when the active tab is a
+ * page the editor API does not describe (the walkthrough, the settings), so that the page whose
+ * steps lead to the inspector stays in view. `besideOf` is the group it was opened beside.
  */
-function columnToOpenIn(): vscode.ViewColumn {
-  const active = vscode.window.tabGroups.activeTabGroup.activeTab;
-  return active !== undefined && active.input === undefined ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+interface Placement {
+  readonly column: vscode.ViewColumn;
+  readonly besideOf?: vscode.ViewColumn;
+}
+
+function placement(): Placement {
+  const group = vscode.window.tabGroups.activeTabGroup;
+  const active = group.activeTab;
+  return active !== undefined && active.input === undefined ? { column: vscode.ViewColumn.Beside, besideOf: group.viewColumn } : { column: vscode.ViewColumn.Active };
+}
+
+/** How long the panel is waited for to become the active editor before a move is given up. */
+const MOVE_WAIT_MS = 5_000;
+
+/** The editor's own move of the active editor to another group (`moveActiveEditor`), which keeps it pinned. */
+function moveActiveEditor(to: { readonly to: 'right' | 'position'; readonly by: 'group'; readonly value?: number }): void {
+  void vscode.commands.executeCommand('moveActiveEditor', to);
 }
 
 /** dist/serverCalls.js, beside this bundle (esbuild.mjs): required at the first run, never at activation. */
@@ -72,18 +86,39 @@ export class InspectorPanel {
   private readonly pending: ExtensionMessage[] = [];
   private following: vscode.Disposable | undefined;
   private calls: ServerCalls | undefined;
+  /** The group the panel was last opened beside, until its page has said whether it fits there. */
+  private besideOf: vscode.ViewColumn | undefined;
+  /** What the page was handed at its last `ready`, for the page a move loads again (drawn). */
+  private flushed: ExtensionMessage[] = [];
+  private replay: { readonly messages: ExtensionMessage[]; readonly until: number } | undefined;
+  /** The window's width when the inspector last did not fit beside a page, and the width last seen. */
+  private static besideClippedAt: number | undefined;
+  private static windowWidth: number | undefined;
+  /** Waiting for the panel to become the active editor, to move it (whenActive). */
+  private waiting: vscode.Disposable | undefined;
 
   static createOrShow(context: PanelContext, first?: ExtensionMessage): InspectorPanel {
-    if (InspectorPanel.current) {
-      const { panel } = InspectorPanel.current;
-      // Shown where it is when it is on screen; otherwise where a new one would open.
-      panel.reveal(panel.visible ? panel.viewColumn : columnToOpenIn());
+    let inspector = InspectorPanel.current;
+    if (inspector === undefined) {
+      const where = InspectorPanel.placement();
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Boundary Inspector'), where.column, InspectorPanel.options(context));
+      inspector = InspectorPanel.current = new InspectorPanel(panel, context, null);
+      inspector.besideOf = where.besideOf;
+    } else if (inspector.panel.visible) {
+      inspector.panel.reveal(inspector.panel.viewColumn);
     } else {
-      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Boundary Inspector'), columnToOpenIn(), InspectorPanel.options(context));
-      InspectorPanel.current = new InspectorPanel(panel, context, null);
+      // Hidden behind another tab: shown where a new one would open.
+      inspector.show(InspectorPanel.placement());
     }
-    if (first) InspectorPanel.current.post(first);
-    return InspectorPanel.current;
+    if (first) inspector.post(first);
+    return inspector;
+  }
+
+  /** Where to open: beside a page unless the window was too narrow for that the last time. */
+  private static placement(): Placement {
+    const where = placement();
+    const narrow = InspectorPanel.besideClippedAt !== undefined && InspectorPanel.besideClippedAt === InspectorPanel.windowWidth;
+    return where.besideOf !== undefined && narrow ? { column: vscode.ViewColumn.Active } : where;
   }
 
   static revive(panel: vscode.WebviewPanel, context: PanelContext, state: PanelState | null): InspectorPanel {
@@ -120,6 +155,61 @@ export class InspectorPanel {
       if (!panel.visible) this.ready = false;
     }));
     this._register(panel.webview.onDidReceiveMessage((message: WebviewMessage) => this.receive(message)));
+  }
+
+  /**
+   * Brings a hidden panel forward where a new one would open. Beside the active page, when it is
+   * hidden behind that page in the same group: brought forward in its own group, then moved to
+   * the group beside, as the editor's own move keeps it a pinned editor (one revealed straight in
+   * another group would open there as a preview, which the next file opened replaces).
+   */
+  private show(where: Placement): void {
+    this.besideOf = where.besideOf;
+    const own = this.panel.viewColumn;
+    this.panel.reveal(own);
+    if (where.besideOf !== undefined && own === where.besideOf) this.whenActive(() => moveActiveEditor({ to: 'right', by: 'group' }));
+  }
+
+  /** Runs `then` once the panel is the active editor (at most MOVE_WAIT_MS from now). */
+  private whenActive(then: () => void): void {
+    this.waiting?.dispose();
+    if (this.panel.active) {
+      then();
+      return;
+    }
+    const listener = this.panel.onDidChangeViewState(() => {
+      if (!this.panel.active) return;
+      handle.dispose();
+      then();
+    });
+    const timer = setTimeout(() => handle.dispose(), MOVE_WAIT_MS);
+    const handle = new vscode.Disposable(() => {
+      clearTimeout(timer);
+      listener.dispose();
+      if (this.waiting === handle) this.waiting = undefined;
+    });
+    this.waiting = handle;
+  }
+
+  /**
+   * The page's first picture after it opened. Beside a page, in a window too narrow for two
+   * groups, the editor keeps each group at its least width and pushes the new one past the
+   * window's edge or under the secondary side bar: the inspector then takes the place of the page
+   * it was opened beside. Once per opening, so a layout the person makes is never fought.
+   */
+  private drawn(clipped: boolean, windowWidth: number): void {
+    InspectorPanel.windowWidth = windowWidth;
+    const column = this.besideOf;
+    // Still in the page's group, before its move beside (show): the page drawn beside tells.
+    if (column === undefined || this.panel.viewColumn === column) return;
+    this.besideOf = undefined;
+    InspectorPanel.besideClippedAt = clipped ? windowWidth : undefined;
+    if (!clipped) return;
+    this.whenActive(() => {
+      // A move may load the page again: what this one was handed goes to the next one too.
+      this.replay = { messages: [...this.flushed], until: Date.now() + MOVE_WAIT_MS };
+      moveActiveEditor({ to: 'position', by: 'group', value: column });
+    });
   }
 
   private _register<T extends vscode.Disposable>(disposable: T): T {
@@ -184,7 +274,10 @@ export class InspectorPanel {
         this.startFeed();
         if (this.following) void this.panel.webview.postMessage({ type: 'refusals', entries: this.context.refusals().entries } satisfies ExtensionMessage);
         void this.panel.webview.postMessage(this.auditsMessage());
-        for (const queued of this.pending.splice(0)) void this.panel.webview.postMessage(queued);
+        const replayed = this.replay !== undefined && Date.now() <= this.replay.until ? this.replay.messages : [];
+        this.replay = undefined;
+        this.flushed = [...replayed, ...this.pending.splice(0)];
+        for (const queued of this.flushed) void this.panel.webview.postMessage(queued);
         return;
       }
       case 'trace': {
@@ -196,6 +289,9 @@ export class InspectorPanel {
         this.post({ type: 'traceResult', id: message.id, trace, serverNote });
         return;
       }
+      case 'drawn':
+        this.drawn(message.clipped, message.windowWidth);
+        return;
       case 'runAudit':
         this.context.runAudit();
         return;
@@ -325,9 +421,13 @@ export class InspectorPanel {
     <div class="actions audit-actions"><button id="bi-audit-run" type="button"><span class="codicon codicon-checklist" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Audit workspace boundaries'))}</button><span id="bi-audit-status" role="status"></span></div>
     <div id="bi-audits"></div>
   </section>
+  <section class="grants" aria-labelledby="bi-grants-title">
+    <h2 id="bi-grants-title">${escapeHtml(vscode.l10n.t('Granted to the agent'))}</h2>
+    <ul id="bi-grants" class="layer-list"></ul>
+  </section>
   <section class="layers" aria-labelledby="bi-layers-title">
     <h2 id="bi-layers-title">${escapeHtml(vscode.l10n.t('Protection on this host'))}</h2>
-    <ul id="bi-layers"></ul>
+    <ul id="bi-layers" class="layer-list"></ul>
   </section>
 </main>
 <script nonce="${nonce}" src="${escapeHtml(asset('main.js'))}"></script>
@@ -337,6 +437,7 @@ export class InspectorPanel {
 
   dispose(): void {
     if (InspectorPanel.current === this) InspectorPanel.current = undefined;
+    this.waiting?.dispose();
     this.panel.dispose();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }

@@ -136,6 +136,8 @@ export type PanelSection = 'refusals' | 'protection';
 export type WebviewMessage =
   /** The webview's script has loaded: the extension posts nothing before this. */
   | { readonly type: 'ready' }
+  /** The page, just loaded, was drawn: `clipped` when not all its width is within the window, which is `windowWidth` wide. */
+  | { readonly type: 'drawn'; readonly clipped: boolean; readonly windowWidth: number }
   /** Trace this; `id` increases, so a late answer to an older request is dropped. */
   | { readonly type: 'trace'; readonly id: number; readonly request: TraceRequest }
   /** Put one JSON table row on the clipboard. */

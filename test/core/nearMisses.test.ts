@@ -94,6 +94,16 @@ describe('near misses: one row per slip', () => {
     { name: 'root name in the wrong case', input: path.join(base, 'WS', 'docs', 'README.md'), verdict: 'outside', expected: [miss('case', 'ws', 'docs', 'README.md')] },
     // a twin in a folder too big to list is still found by looking up its other case
     { name: 'case twin in a huge folder', input: 'big/ZZZ', verdict: 'inside', expected: [miss('case', 'ws', 'big', 'zzz')] },
+    // the workspace folder's own name repeated at the start of a path already inside it
+    { name: "the workspace's name repeated", input: 'ws/docs/README.md', verdict: 'inside', expected: [miss('root-name', 'ws', 'docs', 'README.md')] },
+    // an absolute path written as if the workspace were the filesystem's root
+    { name: "written from the filesystem's root", input: '/docs/README.md', verdict: 'outside', expected: [miss('root-relative', 'ws', 'docs', 'README.md')] },
+    // both: from the filesystem's root, and through the workspace's own name
+    { name: "the workspace's name from the filesystem's root", input: '/ws/docs/README.md', verdict: 'outside', expected: [miss('root-name', 'ws', 'docs', 'README.md')] },
+    // as a URI too
+    { name: "a URI from the filesystem's root", input: 'file:///docs/README.md', verdict: 'outside', expected: [miss('root-relative', 'ws', 'docs', 'README.md')] },
+    // Windows' separator, one name here
+    { name: 'a backslash for a slash', input: 'docs\\README.md', verdict: 'inside', expected: [miss('separator', 'ws', 'docs', 'README.md')] },
   ];
   for (const row of rows) {
     test(row.name, () => {
@@ -128,6 +138,20 @@ describe('near misses: one row per slip', () => {
     ]);
     const linux = prepareRoot(WS, { platform: 'linux' });
     assert.deepEqual(findNearMisses(traceAgainst(linux, 'Docs/README.md'), linux, { fs: nodeFileSystem }), [], 'a simulated trace never consults a port');
+  });
+
+  test('a path from the wrong place is offered only where all of it exists below the root, and never climbs', () => {
+    // relative and outside: it named the place it meant
+    assert.deepEqual(nearMisses('../docs/README.md').misses, []);
+    // below the root, not all of it is there
+    assert.deepEqual(nearMisses('/docs/nothing.md').misses, []);
+    assert.deepEqual(nearMisses('ws/nothing/README.md').misses, []);
+    // split at its backslashes, the path would climb out
+    assert.deepEqual(nearMisses('..\\outside\\secret').misses, []);
+    // through a link: the entries reached by folders that are not links only
+    assert.deepEqual(nearMisses('/link-out/secret').misses, []);
+    // the root's name alone names the root, which is no near miss
+    assert.deepEqual(nearMisses('ws').misses, []);
   });
 
   test('a URI is decoded once: a double-encoded name is no percent-encoding near miss', () => {

@@ -75,6 +75,7 @@ interface PanelSnapshot {
   readonly refusals: readonly string[];
   readonly rootOptions: readonly { readonly value: string; readonly text: string }[];
   readonly layers: readonly string[];
+  readonly grants: readonly string[];
   /** What the sandbox layer says of itself. */
   readonly sandboxDetail: string;
   /** The "As seen by" selector's tool. */
@@ -118,6 +119,7 @@ const SNAPSHOT = `(() => {
     refusals: Array.from(document.querySelectorAll('#bi-refusals li')).map((li) => (li.textContent ?? '').replace(/\\s+/g, ' ').trim()),
     rootOptions: Array.from(document.querySelectorAll('#bi-root option')).map((option) => ({ value: option.value, text: option.textContent ?? '' })),
     layers: Array.from(document.querySelectorAll('#bi-layers li strong')).map((strong) => (strong.textContent ?? '').trim()),
+    grants: Array.from(document.querySelectorAll('#bi-grants li strong')).map((strong) => (strong.textContent ?? '').trim()),
     sandboxDetail: (Array.from(document.querySelectorAll('#bi-layers li span')).at(-1)?.textContent ?? '').trim(),
     tool: byId('bi-tool')?.value ?? '',
     near: Array.from(document.querySelectorAll('#bi-near-list button'), (button) => ({ uri: button.querySelector('.near-miss-uri')?.textContent ?? '', why: button.dataset.why ?? '' })),
@@ -231,7 +233,9 @@ const FOCUS = `(() => {
     id: active?.id ?? '',
     className: active?.className ?? '',
     inRefusals: !!active?.closest('#bi-refusals'),
-    inView: !!box && box.top >= 0 && box.top < innerHeight,
+    // A scroll to the element may leave its top a fraction of a pixel above the view.
+    inView: !!box && box.top >= -2 && box.top < innerHeight,
+    top: box ? Math.round(box.top) : null,
     verdictTop: document.getElementById('bi-verdict')?.getBoundingClientRect().top ?? null,
     current: Array.from(document.querySelectorAll('[aria-current="true"].refusal, [aria-current="true"].finding'), (element) => element.className),
   };
@@ -242,6 +246,7 @@ interface PanelFocus {
   readonly className: string;
   readonly inRefusals: boolean;
   readonly inView: boolean;
+  readonly top: number | null;
   readonly verdictTop: number | null;
   readonly current: readonly string[];
 }
@@ -350,7 +355,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       focus.id === 'bi-verdict' && focus.verdictTop !== null && focus.verdictTop >= 0 && focus.verdictTop < 200 && focus.current.length === 1 && focus.current[0]!.includes('refusal'));
   });
 
-  await check('with the panel hidden behind another tab, Inspect Path... traces its input and Show Refusals shows the list; visible, Show the Grants and Protection moves to the layers', async (current) => {
+  await check('with the panel hidden behind another tab, Inspect Path... traces its input and Show Refusals shows the list; visible, Show the Grants and Protection moves to the grants, which name the workspace folder read-write', async (current) => {
     const input = 'src/../../hidden-behind.txt';
     const hide = async (what: string, panel: Frame) => {
       // A new untitled file opens in the panel's group, in front of it.
@@ -394,7 +399,10 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     }
     frame = await findPanelFrame(page);
     await runFromPalette(page, 'Boundary Inspector: Show the Grants and Protection');
-    await waitForFocus(frame, 'Show the Grants and Protection did not move to the layers', (focus) => focus.id === 'bi-layers-title' && focus.inView);
+    await waitForFocus(frame, 'Show the Grants and Protection did not move to the grants', (focus) => focus.id === 'bi-grants-title' && focus.inView);
+    const { grants } = await snapshot(frame);
+    const folder = `${path.basename(demo.notes)}: read-write`;
+    if (!grants.includes(folder)) throw new Error(`the grants list reads ${JSON.stringify(grants)}, not ${JSON.stringify(folder)}`);
   });
 
   await check("the Explorer's Inspect with Boundary Inspector reaches the panel hidden behind another tab", async (current) => {
@@ -902,5 +910,140 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
     if (!(await page.locator(stepSelector('traceRefusedPath')).isVisible())) throw new Error('the walkthrough page is hidden behind the inspector');
   });
 
+  await check('the inspector brought beside the page stays open: a file chosen next in the Explorer opens beside it in its group instead of replacing it', async () => {
+    await waitForTabs(page, 'the inspector is not kept open beside the page', (tabs) => tabs.includes(INSPECTOR_TAB));
+    // A click in the Explorer opens a file in the active group, the inspector's, as a preview: a
+    // preview inspector would be replaced by it.
+    await runFromPalette(page, 'View: Show Explorer');
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly('hello.txt') }).first();
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await row.click();
+    try {
+      await waitForTabs(page, 'hello.txt did not open', (tabs) => tabs.some((tab) => tab.startsWith('hello.txt')));
+      const after = await editorTabs(page);
+      if (!after.includes(INSPECTOR_TAB)) throw new Error(`opening hello.txt closed the inspector: the tabs are ${JSON.stringify(after)}`);
+    } finally {
+      await closeTab(page, 'hello.txt');
+      await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => undefined);
+    }
+  });
+
+  await check('at 600 px with the side bar and the chat open, "Open Inspector" shows the whole inspector in the page\'s place, the keyboard in its input, both kept open', async () => {
+    const viewport = page.viewportSize();
+    const opened: string[] = [];
+    try {
+      await closeTab(page, INSPECTOR_TAB);
+      await page.setViewportSize({ width: 600, height: 800 });
+      for (const [part, command] of [['.part.sidebar', 'View: Toggle Primary Side Bar Visibility'], ['.part.auxiliarybar', 'View: Toggle Secondary Side Bar Visibility']] as const) {
+        if (await page.locator(part).first().isVisible().catch(() => false)) continue;
+        await runFromPalette(page, command);
+        await page.locator(part).first().waitFor({ state: 'visible', timeout: 10_000 });
+        opened.push(command);
+      }
+      await page.locator(stepSelector('openInspector')).click();
+      const button = page.locator(`${stepSelector('openInspector')} .button-container .monaco-button`);
+      await button.waitFor({ state: 'visible', timeout: 5_000 });
+      await button.click();
+      await waitForWholeView(page, 'Open Inspector');
+      await waitForFocus(await findPanelFrame(page), 'the inspector does not have the keyboard in its input', (focus) => focus.id === 'bi-input');
+      // Both kept: the inspector is no preview, and the page it took the place of is still open.
+      await waitForTabs(page, 'the inspector is not kept open, or the page it was opened from is gone', (tabs) => tabs.includes(INSPECTOR_TAB) && tabs.length >= 2);
+      mkdirSync(options.screenshotDir, { recursive: true });
+      await page.screenshot({ path: path.join(options.screenshotDir, 'walkthrough-narrow.png') });
+
+      // The next steps as a person takes them: the page's tab, the step, its button; the inspector
+      // comes back over the page with what the step asked for.
+      const step = async (id: string) => {
+        await page.locator('.tabs-container .tab').filter({ hasNot: page.locator('.tab-label', { hasText: exactly(INSPECTOR_TAB) }) }).first().click();
+        await page.locator(stepSelector(id)).click();
+        const button = page.locator(`${stepSelector(id)} .button-container .monaco-button`);
+        await button.waitFor({ state: 'visible', timeout: 5_000 });
+        await button.click();
+      };
+      await step('traceRefusedPath');
+      await waitForPanel(await findPanelFrame(page, 20_000), 'at 600 px, "Trace a refused path" did not trace src/../../secret.txt', (state) =>
+        state.input === 'src/../../secret.txt' && state.deciding?.stage === 'containment' && state.verdictClass.split(/\s+/).includes('verdict-outside'), 20_000);
+      await waitForWholeView(page, 'Trace a refused path');
+      await step('readRefusals');
+      await waitForFocus(await findPanelFrame(page, 20_000), 'at 600 px, "Show Refusals" did not bring the list into view', (focus) => focus.inView && (focus.inRefusals || focus.id === 'bi-refusals-title'));
+      await waitForWholeView(page, 'Show Refusals');
+    } finally {
+      for (const command of opened.reverse()) await runFromPalette(page, command).catch(() => undefined);
+      if (viewport) await page.setViewportSize(viewport);
+    }
+  });
+
   return results;
+}
+
+const INSPECTOR_TAB = 'Boundary Inspector';
+
+/** The editor tabs' labels, in every group; a preview's (which the next file opened replaces) marked. */
+async function editorTabs(page: Page): Promise<string[]> {
+  return page.locator('.tabs-container .tab').evaluateAll((tabs) => tabs.map((tab) => {
+    const label = (tab.querySelector('.tab-label')?.textContent ?? '').trim();
+    return /, preview,/.test(tab.getAttribute('aria-label') ?? '') ? `${label} (preview)` : label;
+  }));
+}
+
+async function waitForTabs(page: Page, what: string, accept: (tabs: readonly string[]) => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!accept(await editorTabs(page))) {
+    if (Date.now() > deadline) throw new Error(`${what}: the tabs are ${JSON.stringify(await editorTabs(page))}`);
+    await page.waitForTimeout(150);
+  }
+}
+
+/** Closes an editor tab by its label, with a middle click (forced: the tab's hover may lie over it). */
+async function closeTab(page: Page, label: string): Promise<void> {
+  const tab = page.locator('.tabs-container .tab').filter({ has: page.locator('.tab-label', { hasText: exactly(label) }) }).first();
+  if ((await tab.count()) === 0) return;
+  await tab.click({ button: 'middle', force: true });
+  await waitForTabs(page, `the ${label} tab did not close`, (tabs) => !tabs.includes(label) && !tabs.includes(`${label} (preview)`));
+}
+
+/** Waits until the window shows the panel's form whole (wholeView); a move loads the page again, so the frame is found each time. */
+async function waitForWholeView(page: Page, after: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const seen = await findPanelFrame(page, 20_000).then((frame) => wholeView(page, frame)).catch((error: unknown) => ({ whole: false, covered: [String(error).split('\n')[0]!] }));
+    if (seen.whole) return;
+    if (Date.now() > deadline) throw new Error(`after ${after}, the inspector is not wholly on screen at 600 px: ${JSON.stringify(seen.covered)}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+interface WholeView {
+  readonly whole: boolean;
+  /** What the window shows, where it is not the inspector, at the points probed. */
+  readonly covered: readonly string[];
+}
+
+// Only inside page.evaluate, which runs in the window.
+declare const document: { elementFromPoint(x: number, y: number): { tagName: string; className: unknown } | null };
+
+/** Controls of the form whose whole width must show: the input and the first selects. */
+const FORM_CONTROLS = ['#bi-input', '#bi-root', '#bi-tool', '#bi-platform'];
+
+/**
+ * Whether the window shows the panel's whole width: at its left edge and where each form control
+ * ends, what is drawn is the webview's frame (not a side bar over it, not nothing).
+ */
+async function wholeView(page: Page, panel: Frame): Promise<WholeView> {
+  const element = await (panel.parentFrame() ?? panel).frameElement();
+  const frameBox = await element.boundingBox();
+  if (frameBox === null) return { whole: false, covered: ['the frame has no box'] };
+  // Across the frame's middle, whatever the page's scroll: its left edge and where each control ends.
+  const y = frameBox.y + frameBox.height / 2;
+  const points: { x: number; y: number; what: string }[] = [{ x: frameBox.x + 2, y, what: 'left edge' }];
+  for (const selector of FORM_CONTROLS) {
+    const box = await panel.locator(selector).boundingBox();
+    if (box === null) return { whole: false, covered: [`${selector} has no box`] };
+    points.push({ x: box.x + box.width - 2, y, what: `${selector}'s right end` });
+  }
+  const covered = (await page.evaluate(({ frame, points }) => points.map(({ x, y, what }) => {
+    const hit = document.elementFromPoint(x, y);
+    return hit === frame ? '' : `${what} at ${Math.round(x)},${Math.round(y)}: ${hit === null ? 'nothing (off the window)' : `${hit.tagName.toLowerCase()}.${String(hit.className).split(' ').slice(0, 2).join('.')}`}`;
+  }), { frame: element, points })).filter((hit) => hit !== '');
+  return { whole: covered.length === 0, covered };
 }

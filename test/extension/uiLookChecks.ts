@@ -176,6 +176,8 @@ const STAGE_ROWS = `Array.from(document.querySelectorAll('#bi-stages tbody tr[da
     output: (cells[3]?.textContent ?? '').trim(),
     inputVisible: visibleText(cells[2]),
     outputVisible: visibleText(cells[3]),
+    inputBefore: before(cells[2]),
+    inputTitle: cells[2]?.getAttribute('title') ?? '',
     outputBefore: before(cells[3]),
     outputTitle: cells[3]?.getAttribute('title') ?? '',
     outputClass: cells[3]?.className ?? '',
@@ -196,6 +198,8 @@ interface StageRow {
   readonly output: string;
   readonly inputVisible: string;
   readonly outputVisible: string;
+  readonly inputBefore: string;
+  readonly inputTitle: string;
   readonly outputBefore: string;
   readonly outputTitle: string;
   readonly outputClass: string;
@@ -499,7 +503,7 @@ export async function runLookChecks(
     }
   });
 
-  await check('look: a stage that changed nothing shows its text once ("unchanged", the full text on hover), a stage that changed keeps its marks', async (frame) => {
+  await check('look: a stage that changed nothing shows its text once ("unchanged", and "as above" for a quiet row\'s input that the row above shows; the full text on hover), a stage that changed keeps its marks', async (frame) => {
     await plainSettings(frame);
     const input = `${'deep-folder/'.repeat(16)}look-file.txt`;
     await traceInput(frame, input);
@@ -511,9 +515,17 @@ export async function runLookChecks(
       if (row.outputVisible.includes('look-file.txt')) throw new Error(`the ${row.stage} row shows its unchanged text twice: its output cell reads ${JSON.stringify(row.outputVisible)}`);
       if (!/unchanged/.test(row.outputBefore + row.outputVisible)) throw new Error(`the ${row.stage} row's output cell does not say "unchanged" (${JSON.stringify(row.outputVisible)}, ::before ${row.outputBefore})`);
       if (row.outputTitle !== row.input) throw new Error(`the ${row.stage} row's output cell does not give the full text on hover: title ${JSON.stringify(row.outputTitle)}`);
-      if (!row.inputVisible.includes('look-file.txt')) throw new Error(`the ${row.stage} row does not show its input: ${JSON.stringify(row.inputVisible)}`);
-      if (row.outputHeight >= row.inputHeight) throw new Error(`the ${row.stage} row's "unchanged" cell holds as much as its input (${row.outputHeight} >= ${row.inputHeight} px)`);
       if (row.status === 'pass' && !row.deciding && !row.quiet) throw new Error(`the ${row.stage} row passed without a change but is not drawn quietly`);
+      const above = shown.rows[shown.rows.indexOf(row) - 1];
+      if (row.quiet && above !== undefined && (above.input === row.input || above.output === row.input)) {
+        // The row above drew this text already.
+        if (row.inputVisible.includes('look-file.txt')) throw new Error(`the ${row.stage} row draws again the input the ${above.stage} row shows: ${JSON.stringify(row.inputVisible)}`);
+        if (!/as above/.test(row.inputBefore + row.inputVisible)) throw new Error(`the ${row.stage} row's input cell does not say "as above" (${JSON.stringify(row.inputVisible)}, ::before ${row.inputBefore})`);
+        if (row.inputTitle !== row.input) throw new Error(`the ${row.stage} row's input cell does not give the full text on hover: title ${JSON.stringify(row.inputTitle)}`);
+      } else {
+        if (!row.inputVisible.includes('look-file.txt')) throw new Error(`the ${row.stage} row does not show its input: ${JSON.stringify(row.inputVisible)}`);
+        if (row.outputHeight >= row.inputHeight) throw new Error(`the ${row.stage} row's "unchanged" cell holds as much as its input (${row.outputHeight} >= ${row.inputHeight} px)`);
+      }
     }
     if (changed.length === 0) throw new Error('no stage changed the relative path (normalise should add the root)');
     for (const row of changed) {

@@ -54,6 +54,9 @@ describe('not found: the answer names what the path nearly named, and the log re
     { tool: 'move_file', args: { source: 'readme.md', destination: 'moved.md' }, suggests: 'README.md' },
     { tool: 'edit_file', args: { path: 'README.MD', edits: [{ oldText: 'read', newText: 'x' }] }, suggests: 'README.md' },
     { tool: 'read_text_file', args: { path: `${NFC}/menu.md` }, suggests: `${NFD}/menu.md` },
+    // the workspace folder's own name repeated, and Windows' separator
+    { tool: 'read_text_file', args: { path: 'ws/docs/Guide.md' }, suggests: 'docs/Guide.md' },
+    { tool: 'get_file_info', args: { path: 'docs\\Guide.md' }, suggests: 'docs/Guide.md' },
   ];
   for (const { tool, args, suggests } of rows) {
     test(`${tool} ${JSON.stringify(args)}: ENOENT, "Did you mean ${suggests}?", logged as not found, nothing changed`, async (t) => {

@@ -27,8 +27,10 @@ Traces a URI or path against a workspace root through the seven stages (parse, r
 decode, normalise, case, realpath, containment) and reports whether it is inside, as one of
 the server's tools judges it before touching the disk. When it is not, or nothing is there,
 it lists under "Did you mean" the existing entries the input nearly named: the name in
-another case or Unicode form, with trailing dots or spaces, percent-decoded, or cut by a raw
-"#", "?" or space. Only the deepest existing folder inside the root is read.
+another case or Unicode form, with trailing dots or spaces, percent-decoded, cut by a raw
+"#", "?" or space, without the root folder's own name repeated, below the root for a path
+written from the filesystem's root, or with "\\" read as "/". Only the deepest existing
+folder inside the root is read.
 
 Options:
   --root <uri-or-path>               the workspace root (required)

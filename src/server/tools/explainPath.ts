@@ -17,7 +17,7 @@ const stageSchema = z.object({
 const nearMissSchema = z.object({
   path: z.string().describe('The existing entry (for why = workspace, the path as given, which lies in that workspace).'),
   uri: z.string().describe('Its file: URI: the spelling to send instead.'),
-  why: z.enum(NEAR_MISS_WHYS as [NearMissWhy, ...NearMissWhy[]]).describe('How it differs: case, unicode, percent-encoding, trailing-dot-space, or another granted workspace.'),
+  why: z.enum(NEAR_MISS_WHYS as [NearMissWhy, ...NearMissWhy[]]).describe('How it differs: case, unicode, percent-encoding, trailing-dot-space, root-name (the workspace folder\'s name repeated), root-relative (written from the filesystem\'s root), separator (a backslash for "/"), or another granted workspace.'),
   workspace: z.string().optional().describe('For why = workspace: the workspace URI to pass as workspaceUri.'),
 });
 
