@@ -692,6 +692,9 @@ function receive(message: ExtensionMessage): void {
       feedEntries = message.entries;
       showFeed();
       return;
+    case 'measure':
+      reportDrawn();
+      return;
     case 'showSection':
       // A trace drawn later above the section would push it out of view: it waits for the trace.
       if (awaited === lastId) sectionAfterTrace = message.section;
@@ -797,7 +800,7 @@ vscode.postMessage({ type: 'ready' });
 reportDrawn();
 
 /**
- * Says once whether the whole width of the page is within the window: the document's box, as the
+ * Says once (at load, and when asked) whether the whole width of the page is within the window: the document's box, as the
  * window shows it, is cut by every frame and part around it (a group pushed past the window's
  * edge, or under a side bar, is cut there).
  */

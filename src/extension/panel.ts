@@ -88,9 +88,9 @@ export class InspectorPanel {
   private calls: ServerCalls | undefined;
   /** The group the panel was last opened beside, until its page has said whether it fits there. */
   private besideOf: vscode.ViewColumn | undefined;
-  /** What the page was handed at its last `ready`, for the page a move loads again (drawn). */
-  private flushed: ExtensionMessage[] = [];
-  private replay: { readonly messages: ExtensionMessage[]; readonly until: number } | undefined;
+  /** The commands handed to the page in the last MOVE_WAIT_MS, and when: a page a move loads again gets them too (drawn). */
+  private handed: { readonly message: ExtensionMessage; readonly at: number }[] = [];
+  private replay: { readonly messages: readonly ExtensionMessage[]; readonly until: number } | undefined;
   /** The window's width when the inspector last did not fit beside a page, and the width last seen. */
   private static besideClippedAt: number | undefined;
   private static windowWidth: number | undefined;
@@ -106,6 +106,12 @@ export class InspectorPanel {
       inspector.besideOf = where.besideOf;
     } else if (inspector.panel.visible) {
       inspector.panel.reveal(inspector.panel.viewColumn);
+      // Beside the page in another group, which a narrower window may have pushed off the screen: the page measures again.
+      const where = placement();
+      if (where.besideOf !== undefined && inspector.panel.viewColumn !== where.besideOf) {
+        inspector.besideOf = where.besideOf;
+        inspector.post({ type: 'measure' });
+      }
     } else {
       // Hidden behind another tab: shown where a new one would open.
       inspector.show(InspectorPanel.placement());
@@ -206,8 +212,9 @@ export class InspectorPanel {
     InspectorPanel.besideClippedAt = clipped ? windowWidth : undefined;
     if (!clipped) return;
     this.whenActive(() => {
-      // A move may load the page again: what this one was handed goes to the next one too.
-      this.replay = { messages: [...this.flushed], until: Date.now() + MOVE_WAIT_MS };
+      // A move may load the page again: what this one was just handed goes to the next one too.
+      const now = Date.now();
+      this.replay = { messages: this.handed.filter(({ at }) => at >= now - MOVE_WAIT_MS).map(({ message }) => message), until: now + MOVE_WAIT_MS };
       moveActiveEditor({ to: 'position', by: 'group', value: column });
     });
   }
@@ -223,6 +230,14 @@ export class InspectorPanel {
       this.ready = false;
       this.pending.push(message);
       return;
+    }
+    this.hand(message);
+  }
+
+  private hand(message: ExtensionMessage): void {
+    if (message.type === 'inspect' || message.type === 'loadRefusal' || message.type === 'showSection') {
+      const now = Date.now();
+      this.handed = [...this.handed.filter(({ at }) => at >= now - MOVE_WAIT_MS), { message, at: now }];
     }
     void this.panel.webview.postMessage(message);
   }
@@ -276,8 +291,8 @@ export class InspectorPanel {
         void this.panel.webview.postMessage(this.auditsMessage());
         const replayed = this.replay !== undefined && Date.now() <= this.replay.until ? this.replay.messages : [];
         this.replay = undefined;
-        this.flushed = [...replayed, ...this.pending.splice(0)];
-        for (const queued of this.flushed) void this.panel.webview.postMessage(queued);
+        this.handed = [];
+        for (const queued of [...replayed, ...this.pending.splice(0)]) this.hand(queued);
         return;
       }
       case 'trace': {

@@ -136,7 +136,7 @@ export type PanelSection = 'refusals' | 'protection';
 export type WebviewMessage =
   /** The webview's script has loaded: the extension posts nothing before this. */
   | { readonly type: 'ready' }
-  /** The page, just loaded, was drawn: `clipped` when not all its width is within the window, which is `windowWidth` wide. */
+  /** The page, just loaded or asked to `measure`, was drawn: `clipped` when not all its width is within the window, which is `windowWidth` wide. */
   | { readonly type: 'drawn'; readonly clipped: boolean; readonly windowWidth: number }
   /** Trace this; `id` increases, so a late answer to an older request is dropped. */
   | { readonly type: 'trace'; readonly id: number; readonly request: TraceRequest }
@@ -177,6 +177,8 @@ export type ExtensionMessage =
   | { readonly type: 'refusals'; readonly entries: readonly RefusalEntry[] }
   /** Bring a section of the page into view, the keyboard on its first control. */
   | { readonly type: 'showSection'; readonly section: PanelSection }
+  /** Say again whether the page is wholly within the window (a `drawn` answers). */
+  | { readonly type: 'measure' }
   | { readonly type: 'copied'; readonly ok: boolean }
   | { readonly type: 'toolAnswer'; readonly id: number; readonly tool: ToolName; readonly answer: ToolAnswer };
 

@@ -355,78 +355,94 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       focus.id === 'bi-verdict' && focus.verdictTop !== null && focus.verdictTop >= 0 && focus.verdictTop < 200 && focus.current.length === 1 && focus.current[0]!.includes('refusal'));
   });
 
-  await check('with the panel hidden behind another tab, Inspect Path... traces its input and Show Refusals shows the list; visible, Show the Grants and Protection moves to the grants, which name the workspace folder read-write', async (current) => {
-    const input = 'src/../../hidden-behind.txt';
-    const hide = async (what: string, panel: Frame) => {
-      // A new untitled file opens in the panel's group, in front of it.
-      await runFromPalette(page, 'File: New Untitled Text File');
-      await waitDetached(page, panel, what);
+  // Each command that opens the panel, with the panel closed, visible, and hidden behind another
+  // tab (its page torn down): what the command asked for is what the panel shows.
+  {
+    const placements = ['closed', 'visible', 'hidden'] as const;
+    type Placed = (typeof placements)[number];
+    const untitled = () => page.locator('.tabs-container .tab', { hasText: 'Untitled' }).first();
+    const place = async (placed: Placed) => {
+      await runFromPalette(page, 'Boundary Inspector: Open Inspector');
+      let panel = await findPanelFrame(page);
+      // The keyboard and the view at the top, so that a section shown later is the command's doing.
+      await panel.evaluate("window.scrollTo(0, 0); document.getElementById('bi-input')?.focus()");
+      if (placed === 'closed') {
+        await closeTab(page, INSPECTOR_TAB);
+      } else if (placed === 'hidden') {
+        await runFromPalette(page, 'File: New Untitled Text File');
+        await waitDetached(page, panel, 'an untitled file opened in front of the panel');
+      }
     };
-    const closeUntitled = async () => {
-      // A middle click closes a tab; forced, as the tab's hover may lie over it.
-      const tab = page.locator('.tabs-container .tab', { hasText: 'Untitled' }).first();
-      await tab.click({ button: 'middle', force: true });
-      await tab.waitFor({ state: 'detached', timeout: 10_000 });
+    const restore = async () => {
+      if ((await untitled().count()) > 0) await untitled().click({ button: 'middle', force: true }).catch(() => undefined);
     };
-    const step = async (what: string) => {
-      log(`ui:      ${what}`);
-      await page.screenshot({ path: path.join(options.screenshotDir, `hidden-${what.replace(/\W+/g, '-')}.png`) }).catch(() => undefined);
-    };
-    await hide('opening a file in front of the panel', current);
-    await step('panel hidden');
-    try {
-      await runFromPalette(page, 'Boundary Inspector: Inspect Path...');
-      // The palette gives way to the command's own input box, which says what it asks for.
-      await page.locator('.quick-input-widget', { hasText: 'A URI or path to trace against the workspace' }).waitFor({ state: 'visible', timeout: 10_000 });
-      const box = page.locator('.quick-input-widget input');
-      await box.fill(input);
-      await page.keyboard.press('Enter');
-      await step('input given');
-      frame = await findPanelFrame(page, 20_000);
-      await waitForPanel(frame, `Inspect Path... with the panel hidden did not trace ${input}`, (state) =>
-        state.input === input && state.rows['parse']?.input === input && state.deciding?.stage === 'containment' && verdictIs(state, 'outside'));
-    } finally {
-      await closeUntitled();
+    const fileFor: Record<Placed, string> = { closed: path.basename(demo.readme), visible: path.basename(demo.hello), hidden: 'todo.md' };
+    const actions: readonly { name: string; act: (placed: Placed) => Promise<void>; shows: string; expect: (placed: Placed, panel: Frame) => Promise<void> }[] = [
+      {
+        name: 'Inspect Path...',
+        shows: 'traces its input',
+        act: async (placed) => {
+          await runFromPalette(page, 'Boundary Inspector: Inspect Path...');
+          await page.locator('.quick-input-widget', { hasText: 'A URI or path to trace against the workspace' }).waitFor({ state: 'visible', timeout: 10_000 });
+          await page.locator('.quick-input-widget input').fill(`src/../../${placed}.txt`);
+          await page.keyboard.press('Enter');
+        },
+        expect: async (placed, panel) => {
+          const input = `src/../../${placed}.txt`;
+          await waitForPanel(panel, `the panel does not trace ${input}`, (state) => state.input === input && state.rows['parse']?.input === input && verdictIs(state, 'outside'));
+        },
+      },
+      {
+        name: "the Explorer's Inspect with Boundary Inspector",
+        shows: 'traces the file',
+        act: async (placed) => {
+          await runFromPalette(page, 'View: Show Explorer');
+          const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly(fileFor[placed]) }).first();
+          await row.waitFor({ state: 'visible', timeout: 10_000 });
+          await row.click({ button: 'right' });
+          await page.locator('.context-view .action-label', { hasText: 'Inspect with Boundary Inspector' }).first().click();
+        },
+        expect: async (placed, panel) => {
+          const uri = pathToFileURL(path.join(demo.notes, fileFor[placed])).href;
+          await waitForPanel(panel, `the panel does not trace ${uri}`, (state) => state.input === uri && verdictIs(state, 'inside'));
+          await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => undefined);
+        },
+      },
+      {
+        name: 'Show Refusals',
+        shows: 'brings the list into view, the keyboard on it',
+        act: () => runFromPalette(page, 'Boundary Inspector: Show Refusals'),
+        expect: async (_placed, panel) => {
+          await waitForFocus(panel, 'the refusal list is not in view with the keyboard on it', (focus) => focus.inView && (focus.inRefusals || focus.id === 'bi-refusals-title'));
+        },
+      },
+      {
+        name: 'Show the Grants and Protection',
+        shows: 'brings the grants into view, the keyboard on them',
+        act: () => runFromPalette(page, 'Boundary Inspector: Show the Grants and Protection'),
+        expect: async (_placed, panel) => {
+          await waitForFocus(panel, 'the grants are not in view with the keyboard on them', (focus) => focus.inView && focus.id === 'bi-grants-title');
+          const { grants } = await snapshot(panel);
+          const folder = `${path.basename(demo.notes)}: read-write`;
+          if (!grants.includes(folder)) throw new Error(`the grants list reads ${JSON.stringify(grants)}, not ${JSON.stringify(folder)}`);
+        },
+      },
+    ];
+    for (const action of actions) {
+      for (const placed of placements) {
+        await check(`${action.name} with the panel ${placed} ${action.shows}`, async () => {
+          await place(placed);
+          try {
+            await action.act(placed);
+            frame = await findPanelFrame(page, 20_000);
+            await action.expect(placed, frame);
+          } finally {
+            await restore();
+          }
+        });
+      }
     }
-    frame = await findPanelFrame(page);
-    await hide('opening a file in front of the panel again', frame);
-    try {
-      await runFromPalette(page, 'Boundary Inspector: Show Refusals');
-      frame = await findPanelFrame(page);
-      await waitForFocus(frame, 'Show Refusals with the panel hidden did not bring the list into view', (focus) => focus.inRefusals && focus.inView);
-    } finally {
-      await closeUntitled();
-    }
-    frame = await findPanelFrame(page);
-    await runFromPalette(page, 'Boundary Inspector: Show the Grants and Protection');
-    await waitForFocus(frame, 'Show the Grants and Protection did not move to the grants', (focus) => focus.id === 'bi-grants-title' && focus.inView);
-    const { grants } = await snapshot(frame);
-    const folder = `${path.basename(demo.notes)}: read-write`;
-    if (!grants.includes(folder)) throw new Error(`the grants list reads ${JSON.stringify(grants)}, not ${JSON.stringify(folder)}`);
-  });
-
-  await check("the Explorer's Inspect with Boundary Inspector reaches the panel hidden behind another tab", async (current) => {
-    const inspectFromExplorer = async (name: string) => {
-      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly(name) }).first();
-      await row.waitFor({ state: 'visible', timeout: 10_000 });
-      await row.click({ button: 'right' });
-      await page.locator('.context-view .action-label', { hasText: 'Inspect with Boundary Inspector' }).first().click();
-    };
-    const fileUriOf = (name: string) => pathToFileURL(path.join(demo.notes, name)).href;
-    await runFromPalette(page, 'View: Show Explorer');
-    try {
-      // Hidden: a file opened from the Explorer stands in front of the panel in its group.
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly(path.basename(demo.hello)) }).first().dblclick();
-      await waitDetached(page, current, 'opening hello.txt in front of the panel');
-      await inspectFromExplorer(path.basename(demo.readme));
-      frame = await findPanelFrame(page);
-      await waitForPanel(frame, 'Inspect with Boundary Inspector did not reach the hidden panel', (state) => state.input === fileUriOf(path.basename(demo.readme)) && verdictIs(state, 'inside'));
-    } finally {
-      const tab = page.locator('.tabs-container .tab', { hasText: path.basename(demo.hello) }).first();
-      if (await tab.count()) await tab.click({ button: 'middle', force: true }).catch(() => undefined);
-      await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => undefined);
-    }
-  });
+  }
 
   await check('the panel names the protection layers active on this host, anchored I/O among them on Linux', async (frame) => {
     const state = await waitForPanel(frame, 'no protection layers listed in #bi-layers', (state) => state.layers.length === 4);
