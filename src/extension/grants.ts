@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { RootChoice } from '../shared/messages.js';
 import type { Settings } from './settings.js';
 
@@ -73,6 +72,8 @@ export function serverLaunch(folders: readonly Folder[], trusted: boolean, setti
     // The editor shows a server's stderr as warnings: the start-up line only when something is wrong.
     args.push('--quiet');
   }
+  // node:crypto is required here, not at activation: loading it costs milliseconds of the editor's start.
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const version = createHash('sha256').update(JSON.stringify(args)).digest('hex').slice(0, 12);
   return { args, roots, notes, version };
 }

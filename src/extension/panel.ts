@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Policy } from '../core/index.js';
@@ -354,6 +353,8 @@ export class InspectorPanel {
   private html(): string {
     const webview = this.panel.webview;
     const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview', name)).toString();
+    // node:crypto is required here, not at activation: loading it costs milliseconds of the editor's start.
+    const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
     const nonce = randomBytes(16).toString('base64');
     const csp = [
       "default-src 'none'",

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { hostPlatform } from '../host/node.js';
 import { descriptorPathsWork, sandboxProspect, sandboxSummary } from '../host/protection.js';
 import { protectionLayers, type ProtectionLayer } from '../shared/layers.js';
@@ -31,6 +30,8 @@ export function hostProtection(checked?: CheckedSandbox, env: NodeJS.ProcessEnv 
  * server's own start-up. Undefined when it could not answer.
  */
 export function checkServerSandbox(runtime: string, server: string, args: readonly string[]): Promise<CheckedSandbox | undefined> {
+  // node:child_process is required here, not at activation: loading it costs milliseconds of the editor's start.
+  const { execFile } = require('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
     execFile(runtime, [server, ...args, '--check-sandbox'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, timeout: 20_000 }, (_error, stdout) => {
       const last = stdout.trim().split('\n').at(-1) ?? '';
