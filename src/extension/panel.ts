@@ -104,9 +104,9 @@ export class InspectorPanel {
       inspector = InspectorPanel.current = new InspectorPanel(panel, context, null);
       inspector.besideOf = where.besideOf;
     } else if (inspector.panel.visible) {
-      inspector.panel.reveal(inspector.panel.viewColumn);
-      // Beside the page in another group, which a narrower window may have pushed off the screen: the page measures again.
       const where = placement();
+      inspector.panel.reveal(inspector.panel.viewColumn);
+      // Beside the page, in a group a narrower window may have pushed off the screen: the page measures again.
       if (where.besideOf !== undefined && inspector.panel.viewColumn !== where.besideOf) {
         inspector.besideOf = where.besideOf;
         inspector.post({ type: 'measure' });
