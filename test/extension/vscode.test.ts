@@ -13,13 +13,11 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { environmentReady, REPO } from '../../scripts/vscode-env';
-import { ACTIVATION_FILE, activationRecord, recordActivation, runVsCodeTests, type HarnessResult } from './harness';
+import { ACTIVATION_FILE, activationRecord, DEFAULT_RUN_TIMEOUT, recordActivation, runVsCodeTests, type HarnessResult } from './harness';
 
 const installing = process.platform === 'linux' && !environmentReady();
-/** The VS Code part itself (after install and build). */
-const RUN_TIMEOUT = 180_000;
-/** Everything: 15 minutes when something must be installed first, 4 otherwise. */
-const OVERALL_TIMEOUT = installing ? 15 * 60_000 : RUN_TIMEOUT + 60_000;
+/** Everything: 15 minutes when something must be installed first, the VS Code part and a minute otherwise. */
+const OVERALL_TIMEOUT = installing ? 15 * 60_000 : DEFAULT_RUN_TIMEOUT + 60_000;
 const skip = process.env['BI_VSCODE_TESTS'] === '0' ? 'BI_VSCODE_TESTS=0' : process.platform !== 'linux' ? 'the offline harness runs on Linux' : false;
 
 function seconds(ms: number | undefined): string {
@@ -39,7 +37,7 @@ function context(result: HarnessResult): string {
 
 test('VS Code: the extension in code-server with headless Chromium', { timeout: OVERALL_TIMEOUT, skip }, async (t) => {
   if (installing) t.diagnostic('first run: installing Node 24, code-server and Chromium into .vscode-test/ (several minutes)');
-  const result = await runVsCodeTests({ timeout: RUN_TIMEOUT, echoHostLog: process.env['BI_VSCODE_VERBOSE'] === '1' });
+  const result = await runVsCodeTests({ echoHostLog: process.env['BI_VSCODE_VERBOSE'] === '1' });
   const { timings } = result;
   t.diagnostic(
     `timings: environment ${seconds(timings['environment'])}, build ${seconds(timings['build'])}, server start ${seconds(timings['server start'])}, ` +
