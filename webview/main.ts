@@ -92,7 +92,8 @@ const ui = {
   run: byId('bi-run', HTMLButtonElement),
   answer: byId('bi-answer', HTMLElement),
   copyStatus: byId('bi-copy-status', HTMLElement),
-  logPath: byId('bi-log-path', HTMLElement),
+  logLabel: byId('bi-log-label', HTMLElement),
+  logPath: byId('bi-log-path', HTMLButtonElement),
   openLog: byId('bi-open-log', HTMLButtonElement),
   refusals: byId('bi-refusals', HTMLOListElement),
   feedSearch: byId('bi-feed-search', HTMLInputElement),
@@ -495,7 +496,10 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
     ui.grantNote.textContent = message.grantNote;
     ui.grantNote.hidden = false;
   }
-  ui.logPath.textContent = message.logPath === null ? "The server's refusal log is not available" : `Refusal log: ${message.logPath}`;
+  // The path opens the log, as the button beside it does.
+  ui.logLabel.textContent = message.logPath === null ? "The server's refusal log is not available" : 'Refusal log: ';
+  ui.logPath.textContent = message.logPath ?? '';
+  ui.logPath.hidden = message.logPath === null;
   ui.openLog.hidden = message.logPath === null;
   showGrants(message.roots, message.grantNote);
   showLayers(message.layers);
@@ -747,7 +751,7 @@ ui.copy.addEventListener('click', () => {
   vscode.postMessage({ type: 'copyTestCase', row: testCaseRow(shown) });
 });
 ui.auditRun.addEventListener('click', () => vscode.postMessage({ type: 'runAudit' }));
-ui.openLog.addEventListener('click', () => vscode.postMessage({ type: 'openLog' }));
+for (const opener of [ui.logPath, ui.openLog]) opener.addEventListener('click', () => vscode.postMessage({ type: 'openLog' }));
 ui.run.addEventListener('click', runOnServer);
 ui.feedSearch.addEventListener('input', () => filterFeed({ search: ui.feedSearch.value }));
 ui.feedCode.addEventListener('change', () => filterFeed({ code: ui.feedCode.value }));

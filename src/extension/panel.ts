@@ -421,7 +421,7 @@ export class InspectorPanel {
   <section id="bi-answer" class="answer" aria-live="polite" hidden></section>
   <section class="refusals" aria-labelledby="bi-refusals-title">
     <h2 id="bi-refusals-title">${escapeHtml(vscode.l10n.t('Recent refusals'))}</h2>
-    <p class="log-path"><span id="bi-log-path"></span> <button id="bi-open-log" type="button" class="link-button"><span class="codicon codicon-go-to-file" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Open log file'))}</button></p>
+    <p class="log-path"><span id="bi-log-label"></span><button id="bi-log-path" type="button" class="link-button log-file" title="${escapeHtml(vscode.l10n.t('Open the log in an editor'))}"></button> <button id="bi-open-log" type="button" class="link-button"><span class="codicon codicon-go-to-file" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Open log file'))}</button></p>
     <div class="feed-filters" role="group" aria-label="${escapeHtml(vscode.l10n.t('Filter the refusals'))}">
       <input id="bi-feed-search" type="search" spellcheck="false" placeholder="${escapeHtml(vscode.l10n.t('Search inputs and reasons'))}" aria-label="${escapeHtml(vscode.l10n.t('Search the refusals'))}">
       <select id="bi-feed-code" aria-label="${escapeHtml(vscode.l10n.t('Code'))}"></select>

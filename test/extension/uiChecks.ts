@@ -355,6 +355,19 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       focus.id === 'bi-verdict' && focus.verdictTop !== null && focus.verdictTop >= 0 && focus.verdictTop < 200 && focus.current.length === 1 && focus.current[0]!.includes('refusal'));
   });
 
+  await check("the log's path and \"Open log file\" each open the refusal log in an editor beside the panel", async (frame) => {
+    const logName = (await frame.locator('#bi-log-path').textContent())?.trim().split(/[/\\]/).at(-1) ?? '';
+    if (!logName.endsWith('.jsonl')) throw new Error(`the log's path reads ${JSON.stringify(await frame.locator('#bi-log-path').textContent())}`);
+    for (const opener of ['#bi-log-path', '#bi-open-log']) {
+      await frame.click(opener);
+      try {
+        await waitForTabs(page, `${opener} did not open ${logName}`, (tabs) => tabs.some((tab) => tab.startsWith(logName)) && tabs.includes(INSPECTOR_TAB));
+      } finally {
+        await closeTab(page, logName);
+      }
+    }
+  });
+
   // Each command that opens the panel, with the panel closed, visible, and hidden behind another
   // tab (its page torn down): what the command asked for is what the panel shows.
   {
