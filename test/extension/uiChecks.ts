@@ -386,8 +386,10 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
         await waitDetached(page, panel, 'an untitled file opened in front of the panel');
       }
     };
+    // The panel open again whatever happened, for the next check.
     const restore = async () => {
       if ((await untitled().count()) > 0) await untitled().click({ button: 'middle', force: true }).catch(() => undefined);
+      await runFromPalette(page, 'Boundary Inspector: Open Inspector').catch(() => undefined);
     };
     const fileFor: Record<Placed, string> = { closed: path.basename(demo.readme), visible: path.basename(demo.hello), hidden: 'todo.md' };
     const actions: readonly { name: string; act: (placed: Placed) => Promise<void>; shows: string; expect: (placed: Placed, panel: Frame) => Promise<void> }[] = [
@@ -413,7 +415,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
           const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly(fileFor[placed]) }).first();
           await row.waitFor({ state: 'visible', timeout: 10_000 });
           await row.click({ button: 'right' });
-          await page.locator('.context-view .action-label', { hasText: 'Inspect with Boundary Inspector' }).first().click();
+          await chooseFromContextMenu(page, 'Inspect with Boundary Inspector');
         },
         expect: async (placed, panel) => {
           const uri = pathToFileURL(path.join(demo.notes, fileFor[placed])).href;
@@ -1006,6 +1008,24 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
 }
 
 const INSPECTOR_TAB = 'Boundary Inspector';
+
+/**
+ * Chooses an item of the context menu just opened. The menu may let the first click go while it
+ * opens (the item is then only hovered): clicked again until the menu closes, three times at most.
+ */
+async function chooseFromContextMenu(page: Page, label: string): Promise<void> {
+  const menu = page.locator('.context-view');
+  const item = menu.locator('.action-label', { hasText: label }).first();
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if (!(await item.isVisible().catch(() => false))) {
+      if (attempt > 0) return;
+      await item.waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    await item.click();
+    if (await menu.waitFor({ state: 'hidden', timeout: 1_500 }).then(() => true, () => false)) return;
+  }
+  throw new Error(`the context menu's "${label}" did not take the click`);
+}
 
 /** The editor tabs' labels, in every group; a preview's (which the next file opened replaces) marked. */
 async function editorTabs(page: Page): Promise<string[]> {
