@@ -5,8 +5,9 @@ import { parseArgs } from 'node:util';
 import { abortRaces, CONFIGURATIONS, failingRows, formatTable, isOurs, runRace, type Configuration } from './harness.js';
 import { PLAN_NAMES } from './plans.js';
 import { formatSaveTable, runSaveRaces } from './saves.js';
+import { formatServersTable, runServersRace } from './servers.js';
 
-const RACES = ['swap', 'saves'] as const;
+const RACES = ['swap', 'saves', 'servers'] as const;
 
 const DEFAULT_RESULTS = path.join(__dirname, 'results.json');
 
@@ -23,7 +24,7 @@ function wrap(text: string, indent: number, width: number): string {
   return lines.map((item) => `${' '.repeat(indent)}${item}`).join('\n');
 }
 
-const help = `Usage: npm run race -- [--races swap,saves] [--seconds N] [--tools a,b] [--configurations a,b] [--server file] [--results file] [--no-fail]
+const help = `Usage: npm run race -- [--races swap,saves,servers] [--seconds N] [--tools a,b] [--configurations a,b] [--server file] [--results file] [--no-fail]
 
 Races every tool of the MCP server against a folder swapped, hundreds of thousands of times a
 second, with a link to a folder outside the workspace (renameat2 RENAME_EXCHANGE, from
@@ -35,8 +36,13 @@ Then the lost-save race (bench/race/save.c): an editor saves src.txt every 0.45 
 or in place, while the agent edits it (reading it first) or moves it to fresh names; counts the
 saves lost and the server's leftovers, for each configuration.
 
+Then two servers on one folder: two of our servers (each sandboxed in a PID namespace of its own,
+or both without the sandbox) read one file last saved an hour ago and write it at the same
+moment, round after round for N seconds; counts the rounds that lost the file or both writes, the
+answers that were not true, and the leftovers.
+
 Options:
-  --races a,b              which races (default both): swap, saves
+  --races a,b              which races (default all): swap, saves, servers
   --seconds N              seconds per tool and configuration (default 20)
   --tools a,b              only these (repeatable); default all:
 ${wrap(PLAN_NAMES.join(', '), 29, 96)}
@@ -131,6 +137,23 @@ async function main(): Promise<number> {
     process.stdout.write(`Lost saves:\n${formatSaveTable(rows)}\n\n`);
     savesLost = rows.some((row) => isOurs(row.configuration) && 'lost' in row && (row.lost > 0 || row.leftovers.length > 0));
     if (savesLost) process.stdout.write('Our server lost a save or left files behind (see above).\n');
+  }
+  if (wanted('servers')) {
+    const rows: Parameters<typeof formatServersTable>[0][number][] = [];
+    for (const configuration of ['ours-off', 'ours-sandbox'] as const) {
+      if (configurations.length > 0 && !configurations.includes(configuration)) continue;
+      process.stderr.write(`race: servers: two servers on one folder, ${configuration}, ${seconds} s\n`);
+      try {
+        rows.push(await runServersRace({ configuration, seconds, ...(values.server !== undefined ? { bundle: values.server } : {}) }));
+      } catch (error) {
+        rows.push({ configuration, unavailable: (error as Error).message });
+      }
+    }
+    process.stdout.write(`Two servers on one folder:\n${formatServersTable(rows)}\n\n`);
+    if (rows.some((row) => 'lost' in row && (row.lost > 0 || row.falseAnswers > 0 || row.leftovers.length > 0))) {
+      process.stdout.write('Our servers lost a write, answered falsely or left files behind (see above).\n');
+      savesLost = true;
+    }
   }
   if (!wanted('swap')) return savesLost && !values['no-fail'] ? 1 : 0;
   const report = await runRace({

@@ -19,9 +19,12 @@ import {
   openFolder,
   readFile,
   remove,
-  FOREIGN_TEMPORARY_STALE_MS,
+  settleTemporaries,
+  tagOf,
   TEMPORARY_NAME,
   temporaryNameFor,
+  thisProcess,
+  writerOfTag,
   writeFile,
   type AnchorMode,
 } from '../../src/server/fs/index.js';
@@ -284,7 +287,8 @@ describe('temporary files: one short pattern, never left behind', () => {
     const long = temporaryNameFor('x'.repeat(255));
     assert.match(short, TEMPORARY_NAME);
     assert.match(long, TEMPORARY_NAME);
-    assert.ok(long.length <= 40, `${long} is ${long.length} characters`);
+    // At most: .bi. + 8 + . + a pid, a namespace and a start time in base 36 (5, 7 and 7) + . + 8 + .tmp
+    assert.ok(long.length <= 47, `${long} is ${long.length} characters`);
   });
 
   test('a file whose name is 255 bytes long can be written', async () => {
@@ -316,31 +320,67 @@ describe('temporary files: one short pattern, never left behind', () => {
     assert.deepEqual(temporaries(base), []);
   });
 
-  test('a stale temporary file of a dead writer is removed by the next write of the same file; a live writer\'s and another file\'s are kept', async () => {
+  test('a gone writer\'s temporaries are removed by the next write of the same file; a live writer\'s, one that may live, and another file\'s are kept, whatever their age', async () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    const deadPid = Number(dead.stdout);
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
-      const writer = (pid: number) => `.${pid.toString(36)}-`;
-      const stale = temporaryNameFor('target.txt').replace(writer(process.pid), writer(deadPid));
-      const busy = temporaryNameFor('target.txt').replace(writer(process.pid), writer(live.pid!));
-      const other = temporaryNameFor('other.txt').replace(writer(process.pid), writer(deadPid));
-      // A sandboxed writer is pid 3 in a PID namespace of its own: its number says nothing here, only its age does.
-      const foreignFresh = temporaryNameFor('target.txt').replace(/\.[0-9a-z]+-[0-9a-z]+\./, `.${process.pid.toString(36)}-1.`);
-      const foreignOld = temporaryNameFor('target.txt').replace(/\.[0-9a-z]+-[0-9a-z]+\./, '.3-2.');
-      for (const name of [stale, busy, other, foreignFresh, foreignOld]) fs.writeFileSync(path.join(base, name), 'partial');
-      const old = (Date.now() - FOREIGN_TEMPORARY_STALE_MS - 60_000) / 1000;
-      fs.utimesSync(path.join(base, foreignOld), old, old);
+      const self = thisProcess();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const liveWriter = { ...self, pid: live.pid!, started: Number(fs.readFileSync(`/proc/${live.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]) };
+      // Named with a writer's tag instead of this process's.
+      const by = (writer: typeof self, name: string, role: 'tmp' | 'old' = 'tmp') => temporaryNameFor(name, role).replace(`.${tagOf(self)}.`, `.${tagOf(writer)}.`);
+      const deadTemporary = by({ ...self, pid: Number(dead.stdout) }, 'target.txt');
+      // A live process whose start time is not the writer's: the writer's pid was taken again since.
+      const reusedPid = by({ ...liveWriter, started: liveWriter.started + 1 }, 'target.txt');
+      const busy = by(liveWriter, 'target.txt');
+      // A live writer's file taken aside keeps the times of its last save, an hour ago: it is not stale for that.
+      const busyAside = by(liveWriter, 'target.txt', 'old');
+      // A sandboxed writer's pid means nothing in this PID namespace: it may live, and its files stay.
+      const otherNamespace = by({ ...self, namespace: self.namespace + 1 }, 'target.txt', 'old');
+      const other = by({ ...self, pid: Number(dead.stdout) }, 'other.txt');
+      for (const name of [deadTemporary, reusedPid, busy, busyAside, otherNamespace, other]) fs.writeFileSync(path.join(base, name), 'partial');
+      const hourAgo = Date.now() / 1000 - 3600;
+      for (const name of [busyAside, otherNamespace]) fs.utimesSync(path.join(base, name), hourAgo, hourAgo);
+      assert.deepEqual(writerOfTag(tagOf(liveWriter)), liveWriter);
+
       await writeFile(anchor.checked(path.join(base, 'target.txt')), 'complete');
-      assert.equal(fs.existsSync(path.join(base, stale)), false, 'the dead writer\'s temporary file is gone');
+      assert.equal(fs.existsSync(path.join(base, deadTemporary)), false, 'the dead writer\'s temporary file is gone');
+      assert.equal(fs.existsSync(path.join(base, reusedPid)), false, 'a writer whose pid another process took since is gone');
       assert.equal(fs.existsSync(path.join(base, busy)), true, 'a live writer\'s temporary file is kept');
+      assert.equal(fs.existsSync(path.join(base, busyAside)), true, 'a live writer\'s file taken aside is kept, however old its times');
+      assert.equal(fs.existsSync(path.join(base, otherNamespace)), true, 'a writer that cannot be asked is taken to live');
       assert.equal(fs.existsSync(path.join(base, other)), true, 'another file\'s temporary file is kept');
-      assert.equal(fs.existsSync(path.join(base, foreignFresh)), true, 'a writer in another PID namespace, even with this pid, is not judged by it');
-      assert.equal(fs.existsSync(path.join(base, foreignOld)), false, 'an old temporary of another namespace\'s writer is stale');
-      for (const name of [busy, other, foreignFresh]) fs.unlinkSync(path.join(base, name));
+
+      // While a live writer's files are there, each write looks again: once it is gone, they go.
+      fs.unlinkSync(path.join(base, otherNamespace));
+      live.kill('SIGKILL');
+      await new Promise((resolve) => live.once('exit', resolve));
+      await writeFile(anchor.checked(path.join(base, 'target.txt')), 'again');
+      assert.equal(fs.existsSync(path.join(base, busy)), false, 'the writer gone, its temporary file is removed');
+      assert.equal(fs.existsSync(path.join(base, busyAside)), false, 'and the file it took aside, superseded by the file at the name');
+      assert.equal(fs.readFileSync(path.join(base, 'target.txt'), 'utf8'), 'again');
+      fs.unlinkSync(path.join(base, other));
     } finally {
       live.kill('SIGKILL');
     }
+  });
+
+  test('a gone writer that had put its new file in place: the file it took aside is an older version, never put back, even while another writer\'s commit has the name empty', async () => {
+    const self = thisProcess();
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const gone = { ...self, pid: Number(dead.stdout) };
+    const by = (name: string, role: 'tmp' | 'old') => temporaryNameFor(name, role).replace(`.${tagOf(self)}.`, `.${tagOf(gone)}.`);
+    // The gone writer's new file is in place, and another writer has just taken it aside (its own
+    // commit): the name is empty, the new content has the other writer's temporary name too.
+    const newContent = path.join(base, by('shared.txt', 'tmp'));
+    fs.writeFileSync(newContent, 'the gone writer\'s change');
+    fs.linkSync(newContent, path.join(base, 'taken-aside-by-another'));
+    fs.writeFileSync(path.join(base, by('shared.txt', 'old')), 'the version before that change');
+    await settleTemporaries(anchor.checked(path.join(base, 'shared.txt')));
+    assert.equal(fs.existsSync(path.join(base, 'shared.txt')), false, 'the older version was not put back in the other writer\'s way');
+    assert.deepEqual(temporaries(base), [], 'both of the gone writer\'s temporaries are removed');
+    assert.equal(fs.readFileSync(path.join(base, 'taken-aside-by-another'), 'utf8'), 'the gone writer\'s change');
+    fs.unlinkSync(path.join(base, 'taken-aside-by-another'));
   });
 
   test('kill -9 during large writes: the file always holds the old or the new content, never a mix, and the next write sweeps what was left', async (t) => {

@@ -8,6 +8,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Anchor, baseOf, contentBase, readFile, temporaryNameFor, writeFile, type AnchorMode, type Folder } from '../../src/server/fs/index.js';
+import { commitReplacing } from '../../src/server/fs/commit.js';
+
+/** A folder whose calls go through `hook` first: a test's way to act between two steps of a commit. */
+function hooked(folder: Folder, hook: (call: string, args: unknown[], run: () => unknown) => unknown): Folder {
+  return new Proxy(folder, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => hook(String(property), args, () => (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+}
 
 const MODES: readonly AnchorMode[] = process.platform === 'linux' ? ['descriptor', 'path'] : ['path'];
 const NOT_NAMES = ['..', '.', '', '/etc/passwd', 'd/f.txt', '../outside.txt', 'x\0y'];
@@ -108,7 +120,7 @@ for (const mode of MODES) {
     test('a file made at a free name between the look and the commit is kept', async () => {
       fs.rmSync(file(), { force: true });
       const target = anchor.checked(file());
-      const base0 = baseOf(target);
+      const base0 = await baseOf(target);
       const result = await writeFile(target, 'the agent', { base: base0, beforeCommit: () => void fs.writeFileSync(file(), 'made meanwhile') });
       assert.equal(result.kind, 'changed');
       assert.equal(fs.readFileSync(file(), 'utf8'), 'made meanwhile');
@@ -122,11 +134,56 @@ for (const mode of MODES) {
       assert.equal(fs.readFileSync(file(), 'utf8'), 'the agent');
     });
 
+    test('the file taken aside is removed by another program once the new one is in: the change stands, and is never taken out again', () => {
+      fs.writeFileSync(file(), 'before');
+      const folder = anchor.folder([]);
+      try {
+        const seen = { kind: 'present', stats: fs.lstatSync(file(), { bigint: true }) } as const;
+        fs.writeFileSync(path.join(base, 'new.part'), 'the agent');
+        let aside = '';
+        const watching = hooked(folder, (call, args, run) => {
+          const result = run();
+          if (call === 'rename' && args[0] === 'doc.txt') aside = String(args[2]);
+          // Just after the new file is linked in, what was taken aside disappears.
+          if (call === 'link' && args[2] === 'doc.txt') fs.unlinkSync(path.join(base, aside));
+          return result;
+        });
+        const committed = commitReplacing(watching, 'doc.txt', 'new.part', seen);
+        assert.equal(committed.done, true);
+        assert.equal(fs.readFileSync(file(), 'utf8'), 'the agent');
+      } finally {
+        folder.close();
+      }
+      fs.unlinkSync(path.join(base, 'new.part'));
+      assert.deepEqual(listing(base).filter((name) => name.startsWith('.bi.')), []);
+    });
+
+    test('a filesystem that makes no hard links: a change refused puts the file taken aside back by rename, never deletes it', () => {
+      fs.writeFileSync(file(), 'the only copy');
+      const folder = anchor.folder([]);
+      try {
+        // The base is an older version: the file at the name was saved since.
+        const stale = { kind: 'present', stats: { ...fs.lstatSync(file(), { bigint: true }), ino: 1n, isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false } } as never;
+        fs.writeFileSync(path.join(base, 'new.part'), 'the agent');
+        const noLinks = hooked(folder, (call, _args, run) => {
+          if (call === 'link') throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+          return run();
+        });
+        const committed = commitReplacing(noLinks, 'doc.txt', 'new.part', stale);
+        assert.equal(committed.done, false);
+        assert.equal(fs.readFileSync(file(), 'utf8'), 'the only copy');
+      } finally {
+        folder.close();
+      }
+      fs.unlinkSync(path.join(base, 'new.part'));
+      assert.deepEqual(listing(base).filter((name) => name.startsWith('.bi.')), []);
+    });
+
     test('a writer killed with the old file taken aside: the next write of that file puts it back first, and refuses to replace it unseen', async () => {
       // A name this process never wrote: its first write is the one that sweeps.
       const killed = path.join(base, 'killed.txt');
       fs.writeFileSync(killed, 'the only copy');
-      fs.renameSync(killed, path.join(base, temporaryNameFor('killed.txt', 'old').replace(/\.[0-9a-z]+-([0-9a-z]+)\./, '.zzzzz-$1.')));
+      fs.renameSync(killed, path.join(base, temporaryNameFor('killed.txt', 'old').replace(/\.[0-9a-z]+-([0-9a-z]+-[0-9a-z]+)\./, '.zzzzz-$1.')));
       const result = await writeFile(anchor.checked(killed), 'the agent', { base: { kind: 'absent' } });
       assert.equal(result.kind, 'changed');
       assert.equal(fs.readFileSync(killed, 'utf8'), 'the only copy');

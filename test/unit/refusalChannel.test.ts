@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
 import { parseChannelLine, relayRefusals } from '../../src/server/refusals/refusalChannel.js';
+import { tagOf, type Writer } from '../../src/server/fs/index.js';
 import { MAX_LOG_LINE_BYTES, RefusalLog, type RefusalRecord } from '../../src/server/refusals/refusalLog.js';
 
 const record = (n: number): RefusalRecord => ({
@@ -110,8 +111,10 @@ describe('the question about the workspaces, on the same channel', () => {
     let notice: ((letters: string) => void) | undefined;
     let letters = 'om';
     relayRefusals(end, new RefusalLog(undefined, 1024, (error) => assert.fail(error)), {
-      status: () => letters,
-      watch: (callback) => (notice = callback),
+      workspaces: {
+        status: () => letters,
+        watch: (callback) => (notice = callback),
+      },
     });
     end.push('?\n');
     await until(() => written.includes('W'));
@@ -123,5 +126,31 @@ describe('the question about the workspaces, on the same channel', () => {
     await until(() => written.includes('Wgm\n'));
     // The record's acknowledgement is a bare newline, which an answer's W sets apart.
     await until(() => written.replace(/[WS][a-z]*\n/g, '') === '\n');
+  });
+});
+
+describe('the question whether a writer lives, on the same channel', () => {
+  test('an `L` line with a writer\'s tag is answered at once with L and a (alive), d (gone) or u (cannot tell); a malformed one is answered u', async () => {
+    let written = '';
+    const end = new Duplex({
+      read() {},
+      write(chunk: Buffer, _encoding, done) {
+        written += chunk.toString();
+        done();
+      },
+    });
+    const asked: Writer[] = [];
+    relayRefusals(end, new RefusalLog(undefined, 1024, (error) => assert.fail(error)), {
+      writerAlive: (writer) => {
+        asked.push(writer);
+        return writer.pid === 1 ? true : writer.pid === 2 ? false : undefined;
+      },
+    });
+    const tag = (pid: number) => tagOf({ pid, namespace: 4026531836, started: 77 });
+    end.push(`L${tag(1)}\nL${tag(2)}\nL${tag(3)}\nLnot a tag\nL${'1'.repeat(200)}-1-1\n`);
+    await until(() => written.split('\n').length > 5);
+    assert.equal(written, 'La\nLd\nLu\nLu\nLu\n');
+    assert.deepEqual(asked.map((writer) => writer.pid), [1, 2, 3]);
+    assert.deepEqual(asked[0], { pid: 1, namespace: 4026531836, started: 77 });
   });
 });

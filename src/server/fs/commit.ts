@@ -1,10 +1,7 @@
 import type { BigIntStats } from 'node:fs';
-import { ChangedError, errnoOf, sameVersion } from './errors.js';
+import { ChangedError, errnoOf, LINK_UNSUPPORTED, sameVersion } from './errors.js';
 import type { Folder } from './folder.js';
-import { withTemporary } from './temporary.js';
-
-/** link(2) cannot make this name here (another filesystem, no hard links, a protected file): rename instead. */
-export const LINK_UNSUPPORTED = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+import { putBack, withTemporary } from './temporary.js';
 
 /** What a change was computed from: nothing at the name, or the file as it was seen then. */
 export type Base =
@@ -44,8 +41,9 @@ export type Committed =
  * A lease (fcntl F_SETLEASE) would rule that writer out; Node offers none.
  *
  * The name is empty between steps 1 and 3; a writer killed there leaves the old file under a
- * `.old` temporary, which its next write of that file puts back. Where the filesystem makes no
- * hard links, step 3 is a rename: there a save landing in that instant is replaced.
+ * `.old` temporary, which the next change of that file, by any server, puts back once that writer
+ * is known to be gone (temporary.ts). Where the filesystem makes no hard links, step 3 is a
+ * rename: there a save landing in that instant is replaced.
  */
 export function commitReplacing(folder: Folder, name: string, temporary: string, base: Base): Committed {
   // Without a descriptor the folder is named by its path: one swapped since the write shows here.
@@ -54,11 +52,12 @@ export function commitReplacing(folder: Folder, name: string, temporary: string,
   if (base.kind === 'absent') {
     return linkInPlace(folder, temporary, name, ours) ? { done: true, stats: ours } : { done: false, why: 'a file was made at that name meanwhile' };
   }
-  return withTemporary(folder, name, 'old', (aside): Committed => {
+  return withTemporary(folder, name, 'old', (aside, keep): Committed => {
     try {
       folder.rename(name, folder, aside);
     } catch (error) {
-      if (errnoOf(error) === 'ENOENT') return { done: false, why: 'it was deleted meanwhile' };
+      // Deleted, or another writer's commit has the name empty for a moment.
+      if (errnoOf(error) === 'ENOENT') return { done: false, why: 'it was deleted or replaced meanwhile' };
       throw error;
     }
     let placed = false;
@@ -73,22 +72,34 @@ export function commitReplacing(folder: Folder, name: string, temporary: string,
       // A writer that had looked the name up just before step 1 and was held up inside open(2)
       // truncates and writes what was taken aside only now: then that save is the newest.
       const still = folder.lstat(aside);
-      if (still !== undefined && sameVersion(still, was)) return { done: true, stats: ours, ...heldOpen(folder, aside, still) };
+      if (still === undefined) return { done: true, stats: ours };
+      if (sameVersion(still, was)) return { done: true, stats: ours, ...heldOpen(folder, aside, still) };
       restore(folder, name, aside, ours);
       placed = true;
       return { done: false, why: 'it was saved by another program meanwhile' };
     } finally {
-      if (!placed) putBack(folder, aside, name);
+      if (!placed) putBackOrKeep(folder, aside, name, keep);
     }
   });
 }
 
+/** Puts what was taken aside back; what cannot be put back is kept under its temporary name, never removed. */
+function putBackOrKeep(folder: Folder, aside: string, name: string, keep: () => void): void {
+  try {
+    if (!putBack(folder, aside, name)) keep();
+  } catch (error) {
+    keep();
+    throw error;
+  }
+}
+
 /**
  * Takes the new file out again and puts the save taken aside back; if the new file was itself
- * written to meanwhile (an editor saving in place into it), that is the newest save, and stays.
+ * written to meanwhile (an editor saving in place into it), that is the newest save, and stays;
+ * so it does if the save taken aside is gone.
  */
 function restore(folder: Folder, name: string, aside: string, ours: BigIntStats): void {
-  withTemporary(folder, name, 'old', (second) => {
+  withTemporary(folder, name, 'old', (second, keep) => {
     try {
       folder.rename(name, folder, second);
     } catch (error) {
@@ -97,7 +108,8 @@ function restore(folder: Folder, name: string, aside: string, ours: BigIntStats)
       return;
     }
     const now = folder.lstat(second);
-    putBack(folder, now !== undefined && sameVersion(now, ours) ? aside : second, name);
+    if (now !== undefined && sameVersion(now, ours) && putBack(folder, aside, name)) return;
+    putBackOrKeep(folder, second, name, keep);
   });
 }
 
@@ -122,15 +134,6 @@ function linkInPlace(folder: Folder, temporary: string, name: string, ours: BigI
     if (folder.lstat(name) !== undefined) return false;
     folder.rename(temporary, folder, name);
     return folder.lstat(name)?.ino === ours.ino;
-  }
-}
-
-/** Puts what was taken aside back at its name, unless the name was made again (then that is newer, and kept). */
-function putBack(folder: Folder, aside: string, name: string): void {
-  try {
-    folder.link(aside, folder, name);
-  } catch (error) {
-    if (errnoOf(error) !== 'EEXIST') throw error;
   }
 }
 

@@ -26,6 +26,9 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   EBUSY: 'is in use (a mount point?)',
 };
 
+/** link(2) cannot make this name here (another filesystem, no hard links, a protected file): rename instead. */
+export const LINK_UNSUPPORTED: ReadonlySet<string> = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
 export function fsError(code: string, message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });
 }

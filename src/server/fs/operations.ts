@@ -1,8 +1,8 @@
 import fs, { type BigIntStats, type Dirent } from 'node:fs';
 import nodePath from 'node:path';
 import type { CheckedPath } from './anchor.js';
-import { commitReplacing, LINK_UNSUPPORTED, type Base } from './commit.js';
-import { attempt, ChangedError, entryTypeOf, errnoOf, fsError, rethrow, sameVersion, type EntryType } from './errors.js';
+import { commitReplacing, type Base } from './commit.js';
+import { attempt, ChangedError, entryTypeOf, errnoOf, fsError, LINK_UNSUPPORTED, rethrow, sameVersion, type EntryType } from './errors.js';
 import type { Folder } from './folder.js';
 import { sweepAgain, sweepOnce, withTemporary } from './temporary.js';
 
@@ -83,8 +83,22 @@ export interface WriteOptions<R> {
   readonly beforeCommit?: () => R | undefined;
 }
 
-/** What is at a checked path now, as a write's base. */
-export function baseOf(target: CheckedPath): Base {
+/**
+ * Before a change to a checked path: a file that a writer killed in its commit had taken aside
+ * from that name is back, and what else a gone writer left of it is removed (temporary.ts).
+ */
+export async function settleTemporaries(target: CheckedPath): Promise<void> {
+  const folder = target.anchor.folder(target.names.slice(0, -1));
+  try {
+    await sweepOnce(folder, fileName(target));
+  } finally {
+    folder.close();
+  }
+}
+
+/** What is at a checked path now, as a write's base, once settled. */
+export async function baseOf(target: CheckedPath): Promise<Base> {
+  await settleTemporaries(target);
   return inFolder(target, (folder, name) => {
     const stats = folder.lstat(name);
     return stats === undefined ? { kind: 'absent' } : { kind: 'present', stats };
@@ -104,7 +118,7 @@ export async function writeFile<R>(target: CheckedPath, data: string | Uint8Arra
   const folder = target.anchor.folder(target.names.slice(0, -1));
   try {
     // First: a file a killed writer had taken aside goes back before anything is compared with it.
-    sweepOnce(folder, name);
+    await sweepOnce(folder, name);
     const existing = folder.lstat(name);
     if (existing?.isDirectory()) throw fsError('EISDIR', `${target.path} is a folder; write_file writes files`);
     const base: Base = options.base ?? (existing === undefined ? { kind: 'absent' } : { kind: 'present', stats: existing });

@@ -21,6 +21,7 @@ import type { ServerState } from '../tools/tool.js';
 import { ReadMemory } from '../readMemory.js';
 import { ListingMemory } from '../listingMemory.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
+import { useWriters, writerAliveHere } from '../fs/index.js';
 
 const log = (message: string) => process.stderr.write(`boundary-inspector: ${message}\n`);
 
@@ -85,7 +86,7 @@ function grantHoldingLog(log: string, grants: readonly Grant[], platform: Platfo
  * is written.
  */
 function relayInside({ child, channel, mechanism }: SandboxStarted, refusalLog: RefusalLog, workspaces: HeldWorkspaces): void {
-  if (channel instanceof Duplex) relayRefusals(channel, refusalLog, workspaces);
+  if (channel instanceof Duplex) relayRefusals(channel, refusalLog, { workspaces, writerAlive: writerAliveHere });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {
     log(`could not start inside ${mechanism}: ${error.message}`);
@@ -176,6 +177,8 @@ export function runServer(args: readonly string[]): number | 'serving' {
     // Inside, the log is the launcher's to write: lines go over the channel it handed in, which
     // also tells whether each granted path still names the folder the sandbox holds.
     const channel = marker?.channel === undefined ? undefined : new RefusalChannel(marker.channel, onLogError);
+    // Its own pid means nothing outside its PID namespace: its temporary files bear the launcher's, which answers for others.
+    if (channel !== undefined && marker?.writer !== undefined) useWriters({ self: marker.writer, alive: (writer) => channel.askWriter(writer) });
     const refusals =
       channel === undefined || marker?.refusalLog === undefined
         ? fileLog()

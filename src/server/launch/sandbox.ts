@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Platform } from '../../core/index.js';
 import { findOnPath, realPathOr } from '../../host/node.js';
+import { thisProcess } from '../fs/index.js';
 import { SANDBOX_EXEC, sandboxProspect, sandboxSummary, type SandboxMechanism, type SandboxState } from '../../host/protection.js';
 import { WINDOWS_SANDBOX_DETAIL } from '../../shared/layers.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -178,7 +179,7 @@ export function bubblewrapArgs(config: SandboxConfig, env: Readonly<Record<strin
  */
 export function sandboxLaunch(config: SandboxConfig, command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): SandboxLaunch {
   const mechanism = sandboxMechanism(config.platform);
-  const channel = { channel: LAUNCHER_CHANNEL_FD, ...(config.refusalLog === undefined ? {} : { refusalLog: config.refusalLog }) };
+  const channel = { channel: LAUNCHER_CHANNEL_FD, writer: thisProcess(), ...(config.refusalLog === undefined ? {} : { refusalLog: config.refusalLog }) };
   if (mechanism === 'bubblewrap') {
     const arch = seccompArchitecture(config.arch ?? process.arch);
     const marker: SandboxMarker = {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { SandboxMechanism } from '../../host/protection.js';
 import type { Rights } from '../grants.js';
+import type { Writer } from '../fs/index.js';
 
 /**
  * What crosses into the sandbox by way of the environment: the only place it is said. Nothing else
@@ -54,6 +55,12 @@ export interface SandboxMarker {
   readonly channel?: number;
   /** The refusal log the launcher writes, when there is one. */
   readonly refusalLog?: string;
+  /**
+   * The launcher as a writer: the server inside names its temporary files after it, as its own
+   * pid means nothing outside its PID namespace, and asks it over the channel whether the writer
+   * of another's temporaries lives.
+   */
+  readonly writer?: Writer;
 }
 
 export function namespacesOf(pid: number | 'self'): Partial<Record<NamespaceName, string>> {

@@ -6,28 +6,65 @@
  * server's question, for each change, of whether each granted path still names the folder the
  * sandbox holds (workspaceWatch.ts): the line `?`, answered `W` and one letter per workspace; and
  * the launcher's own word when that changes between questions, `S` and the letters, which reads
- * go by.
+ * go by. And, before the server touches another writer's temporary files, whether that writer
+ * lives (temporary.ts): the line `L` and the writer's tag, answered `L` and `a` (alive), `d`
+ * (gone) or `u` (cannot tell), which the launcher judges from outside the sandbox's PID namespace.
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { REFUSAL_CODES } from '../../core/codes.js';
+import { tagOf, writerOfTag, type Writer } from '../fs/index.js';
 import { MAX_LOG_LINE_BYTES, MAX_QUEUED_LINES, type LogSink, type RefusalLog, type RefusalRecord } from './refusalLog.js';
 
 const ACK = '\n';
 const WORKSPACES_QUESTION = '?';
 const WORKSPACES_ANSWER = 'W';
 const WORKSPACES_NOTICE = 'S';
-/** How long the server waits for the launcher's answer about the workspaces. */
-const WORKSPACES_ANSWER_MS = 5_000;
+const WRITER_QUESTION = 'L';
+const WRITER_ANSWERS = { alive: 'a', gone: 'd', unknown: 'u' } as const;
+/** How long the server waits for the launcher's answer to a question. */
+const ANSWER_MS = 5_000;
+
+/** Questions answered in the order asked, each settled at most once: by its answer, or undefined past ANSWER_MS or once the channel closes. */
+class Questions {
+  private readonly waiting: ((answer: string | undefined) => void)[] = [];
+
+  ask(socket: net.Socket, line: string): Promise<string | undefined> {
+    if (socket.destroyed) return Promise.resolve(undefined);
+    return new Promise((answered) => {
+      let settled = false;
+      const settle = (answer: string | undefined) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        answered(answer);
+      };
+      // One that times out keeps its place in the queue, and its answer is dropped.
+      this.waiting.push(settle);
+      const timer = setTimeout(() => settle(undefined), ANSWER_MS);
+      timer.unref();
+      socket.write(`${line}\n`);
+    });
+  }
+
+  answer(answer: string | undefined): void {
+    this.waiting.shift()?.(answer);
+  }
+
+  close(): void {
+    for (const settle of this.waiting.splice(0)) settle(undefined);
+  }
+}
 
 /** The server's end: lines out, acknowledgements in. */
 export class RefusalChannel implements LogSink {
   private readonly socket: net.Socket;
   private readonly waiting: { lines: number; done: () => void }[] = [];
-  private readonly asking: ((letters: string | undefined) => void)[] = [];
+  private readonly workspaces = new Questions();
+  private readonly writers = new Questions();
   /** The answer or notice being read, when its letter has come and its newline not yet. */
   private answer: string | undefined;
-  private answerKind: string = WORKSPACES_ANSWER;
+  private answerKind = WORKSPACES_ANSWER;
   /** The launcher's last word on the workspaces, unasked; undefined until it has said anything. */
   latestWorkspaces: string | undefined;
 
@@ -40,30 +77,23 @@ export class RefusalChannel implements LogSink {
     this.socket.on('error', onError);
     this.socket.on('close', () => {
       this.acknowledged(Number.MAX_SAFE_INTEGER);
-      for (const ask of this.asking.splice(0)) ask(undefined);
+      this.workspaces.close();
+      this.writers.close();
     });
   }
 
   /**
    * The launcher's letters for the workspaces, in grant order; undefined when it cannot answer,
-   * or has not within WORKSPACES_ANSWER_MS (the call is then refused, never left hanging).
+   * or has not within ANSWER_MS (the call is then refused, never left hanging).
    */
   askWorkspaces(): Promise<string | undefined> {
-    if (this.socket.destroyed) return Promise.resolve(undefined);
-    return new Promise((answered) => {
-      let settled = false;
-      const settle = (letters: string | undefined) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        answered(letters);
-      };
-      // Answers come in order: one that times out keeps its place, and its answer is dropped.
-      this.asking.push(settle);
-      const timer = setTimeout(() => settle(undefined), WORKSPACES_ANSWER_MS);
-      timer.unref();
-      this.socket.write(`${WORKSPACES_QUESTION}\n`);
-    });
+    return this.workspaces.ask(this.socket, WORKSPACES_QUESTION);
+  }
+
+  /** Whether a writer lives, as the launcher sees it from outside; undefined when it cannot tell. */
+  async askWriter(writer: Writer): Promise<boolean | undefined> {
+    const answer = await this.writers.ask(this.socket, `${WRITER_QUESTION}${tagOf(writer)}`);
+    return answer === WRITER_ANSWERS.alive ? true : answer === WRITER_ANSWERS.gone ? false : undefined;
   }
 
   private read(chunk: string): void {
@@ -72,15 +102,17 @@ export class RefusalChannel implements LogSink {
       if (this.answer !== undefined) {
         if (char !== '\n') this.answer += char;
         else {
-          if (this.answerKind === WORKSPACES_ANSWER) this.asking.shift()?.(this.answer);
-          this.latestWorkspaces = this.answer;
+          if (this.answerKind === WRITER_QUESTION) this.writers.answer(this.answer);
+          else {
+            if (this.answerKind === WORKSPACES_ANSWER) this.workspaces.answer(this.answer);
+            this.latestWorkspaces = this.answer;
+          }
           this.answer = undefined;
         }
-      } else if (char === WORKSPACES_ANSWER || char === WORKSPACES_NOTICE) {
+      } else if (char === WORKSPACES_ANSWER || char === WORKSPACES_NOTICE || char === WRITER_QUESTION) {
         this.answer = '';
         this.answerKind = char;
-      }
-      else if (char === ACK) acks += 1;
+      } else if (char === ACK) acks += 1;
     }
     if (acks > 0) this.acknowledged(acks);
   }
@@ -136,13 +168,19 @@ export function parseChannelLine(line: string): { record: RefusalRecord } | { no
   return shaped ? { record: v as unknown as RefusalRecord } : undefined;
 }
 
+/** What the launcher answers the server inside: the workspaces as it sees them, and whether a writer lives. */
+export interface LauncherAnswers {
+  readonly workspaces?: { status(): string; watch(notice: (letters: string) => void): void };
+  readonly writerAlive?: (writer: Writer) => boolean | undefined;
+}
+
 /**
  * The launcher's end: reads lines from the server inside and writes each through `log`, which
  * bounds them again; a line too long or not a refusal record is dropped and counted in a note.
  * Reading pauses while the log has many lines to write, so a flood waits in the socket. A
- * question about the workspaces is answered from `workspaces`.
+ * question is answered from `answers`.
  */
-export function relayRefusals(channel: Duplex, log: RefusalLog, workspaces?: { status(): string; watch(notice: (letters: string) => void): void }): void {
+export function relayRefusals(channel: Duplex, log: RefusalLog, { workspaces, writerAlive }: LauncherAnswers = {}): void {
   let pending = '';
   let discarding = false;
   let rejected = 0;
@@ -153,6 +191,13 @@ export function relayRefusals(channel: Duplex, log: RefusalLog, workspaces?: { s
     // Answered at once, not in the log's turn: the answer's W sets it apart from acknowledgements.
     if (line === WORKSPACES_QUESTION) {
       if (!channel.destroyed) channel.write(`${WORKSPACES_ANSWER}${workspaces?.status() ?? ''}\n`);
+      return;
+    }
+    if (line.startsWith(WRITER_QUESTION)) {
+      const writer = writerOfTag(line.slice(WRITER_QUESTION.length));
+      const alive = writer === undefined ? undefined : writerAlive?.(writer);
+      const answer = alive === true ? WRITER_ANSWERS.alive : alive === false ? WRITER_ANSWERS.gone : WRITER_ANSWERS.unknown;
+      if (!channel.destroyed) channel.write(`${WRITER_QUESTION}${answer}\n`);
       return;
     }
     const parsed = parseChannelLine(line);

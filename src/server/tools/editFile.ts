@@ -1,6 +1,6 @@
 import { formatPatch, structuredPatch } from 'diff';
 import * as z from 'zod';
-import { contentBase, fsError, readFile, writeFile } from '../fs/index.js';
+import { contentBase, fsError, readFile, settleTemporaries, writeFile } from '../fs/index.js';
 import {
   formatBytes,
   jsonLength,
@@ -171,6 +171,7 @@ export const editFile = defineTool({
     // Followed: a link to a file inside the workspace edits that file; checked.path is the real file.
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
+    await settleTemporaries(checked.target);
     let { bytes, stats } = readFile(checked.target, MAX_TEXT_BYTES);
     const since = changedSinceRead(scope, checked, { kind: 'present', stats });
     if (since) return refused(since);

@@ -23,7 +23,7 @@ export const writeFile = defineTool({
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
     // Only the file seen now is replaced: a save made before the commit is kept, and this write refused.
-    const base = baseOf(checked.target);
+    const base = await baseOf(checked.target);
     const since = changedSinceRead(scope, checked, base);
     if (since) return refused(since);
     // From here to the commit nothing waits, so a cancel not heard now comes after the change.
