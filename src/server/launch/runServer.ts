@@ -176,7 +176,15 @@ export function runServer(args: readonly string[]): number | 'serving' {
     }
     // Inside, the log is the launcher's to write: lines go over the channel it handed in, which
     // also tells whether each granted path still names the folder the sandbox holds.
-    const channel = marker?.channel === undefined ? undefined : new RefusalChannel(marker.channel, onLogError);
+    // Without its launcher the server stops: its temporary files bear the launcher's name, so others
+    // would take it for gone (bubblewrap stops it anyway; sandbox-exec does not).
+    const channel =
+      marker?.channel === undefined
+        ? undefined
+        : new RefusalChannel(marker.channel, onLogError, () => {
+            log('the launcher outside the sandbox is gone: stopping');
+            process.exit(1);
+          });
     // Its own pid means nothing outside its PID namespace: its temporary files bear the launcher's, which answers for others.
     if (channel !== undefined && marker?.writer !== undefined) useWriters({ self: marker.writer, alive: (writer) => channel.askWriter(writer) });
     const refusals =

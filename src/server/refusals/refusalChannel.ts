@@ -68,7 +68,8 @@ export class RefusalChannel implements LogSink {
   /** The launcher's last word on the workspaces, unasked; undefined until it has said anything. */
   latestWorkspaces: string | undefined;
 
-  constructor(fd: number, onError: (error: Error) => void) {
+  /** `onClose`: the launcher is gone (or its end of the channel is). */
+  constructor(fd: number, onError: (error: Error) => void, onClose?: () => void) {
     this.socket = new net.Socket({ fd, readable: true, writable: true });
     // The channel never keeps the server alive: it ends when its input does.
     this.socket.unref();
@@ -79,6 +80,7 @@ export class RefusalChannel implements LogSink {
       this.acknowledged(Number.MAX_SAFE_INTEGER);
       this.workspaces.close();
       this.writers.close();
+      onClose?.();
     });
   }
 
