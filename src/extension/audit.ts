@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuditReport, Finding } from '../audit/audit.js';
-import { rootToPath } from '../core/index.js';
+import { codePoints, rootToPath } from '../core/index.js';
 import { hostPlatform, realPathOr } from '../host/node.js';
 import type { AuditSummary } from '../shared/messages.js';
 import { SECTION } from './settings.js';
@@ -21,11 +21,6 @@ function asShown(entry: string, rootReal: string, rootShown: string): string {
   if (entry === rootReal) return rootShown;
   const base = rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep;
   return entry.startsWith(base) ? path.join(rootShown, entry.slice(base.length)) : entry;
-}
-
-/** "U+0063 U+0061 U+0066 U+00E9": twins look alike, their code points do not. */
-export function codePoints(name: string): string {
-  return Array.from(name, (char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
 }
 
 /** A finding's message in Problems: its detail, and for twins the code points of this entry's name. */

@@ -409,7 +409,7 @@ describe('the stages of an inside trace', () => {
     const t = trace(at('ws', 'inner', 'file.txt'), WS, { platform: 'linux', fs: nodeFileSystem });
     const realpathRow = t.stages.find((s) => s.stage === 'realpath');
     assert.equal(realpathRow?.status, 'note');
-    assert.match(realpathRow?.note ?? '', /inner -> sub/);
+    assert.match(realpathRow?.note ?? '', /inner -> "sub"/);
     assert.equal(realpathRow?.output, at('ws', 'sub', 'file.txt'));
   });
 

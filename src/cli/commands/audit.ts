@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import { auditWorkspace, DEFAULT_MAX_ENTRIES, type AuditProgress, type AuditReport } from '../../audit/audit.js';
-import { rootToPath, type Platform } from '../../core/index.js';
+import { rootToPath, visible, type Platform } from '../../core/index.js';
 import { realPathOr } from '../../host/node.js';
-import { renderAudit, visible } from '../render.js';
-import { EXIT, parseCommand, UsageError, type Io } from '../usage.js';
+import { renderAudit } from '../render.js';
+import { EXIT, parseCommand, UsageError, writeJson, type Io } from '../usage.js';
 
 export const auditHelp = `Usage: boundary-inspector audit --root <uri-or-path> [options]
 
@@ -62,7 +62,7 @@ export function runAudit(args: readonly string[], io: Io, host: Platform): numbe
   return auditWorkspace(rootPath, { maxEntries, ...(progress ? { onProgress: progress.update } : {}) })
     .finally(() => progress?.done())
     .then((report) => {
-      if (values.json) io.stdout.write(`${JSON.stringify(auditJson(root, report))}\n`);
+      if (values.json) writeJson(io, auditJson(root, report));
       else io.stdout.write(renderAudit(root, report, { color: Boolean(io.stdout.isTTY) && !('NO_COLOR' in io.env) }));
       return report.findings.length > 0 ? EXIT.findings : EXIT.ok;
     });

@@ -2,6 +2,7 @@ import { firstDifference } from '../containment.js';
 import { joinSplit, normalisationForm, type SplitPath } from '../paths.js';
 import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
 import type { Realised } from './realpath.js';
+import { quoted, visible } from '../visible.js';
 
 export interface RootPaths {
   readonly lexical: SplitPath;
@@ -15,21 +16,21 @@ function unicodeForm(name: string): string {
 }
 
 function describeOutside(root: SplitPath, target: SplitPath, index: number, ctx: StageContext): string {
-  const rootPath = joinSplit(root, ctx.platform);
-  const targetPath = joinSplit(target, ctx.platform);
+  const rootPath = visible(joinSplit(root, ctx.platform));
+  const targetPath = visible(joinSplit(target, ctx.platform));
   let why: string;
-  if (index === -1) why = `it is on ${target.prefix}, the root on ${root.prefix}`;
+  if (index === -1) why = `it is on ${visible(target.prefix)}, the root on ${visible(root.prefix)}`;
   else if (index >= target.names.length) why = 'it is above the root';
   else {
     const theirs = target.names[index]!;
     const ours = root.names[index]!;
     if (theirs.normalize('NFC') === ours.normalize('NFC')) {
-      why = `its name ${JSON.stringify(theirs)} (${unicodeForm(theirs)}) is the root's ${JSON.stringify(ours)} (${unicodeForm(ours)}) in another Unicode form, and this filesystem keeps the two apart`;
+      why = `its name ${quoted(theirs)} (${unicodeForm(theirs)}) is the root's ${quoted(ours)} (${unicodeForm(ours)}) in another Unicode form, and this filesystem keeps the two apart`;
     } else if (theirs.toLowerCase() === ours.toLowerCase()) {
-      why = `its name ${JSON.stringify(theirs)} differs from the root's ${JSON.stringify(ours)} only in case, and case matters on this filesystem`;
+      why = `its name ${quoted(theirs)} differs from the root's ${quoted(ours)} only in case, and case matters on this filesystem`;
     } else if (theirs.startsWith(ours)) {
-      why = `its name ${JSON.stringify(theirs)} only starts with the root's ${JSON.stringify(ours)}: a shared text prefix is not containment`;
-    } else why = `its name ${JSON.stringify(theirs)} is not the root's ${JSON.stringify(ours)}`;
+      why = `its name ${quoted(theirs)} only starts with the root's ${quoted(ours)}: a shared text prefix is not containment`;
+    } else why = `its name ${quoted(theirs)} is not the root's ${quoted(ours)}`;
   }
   return `${targetPath} is outside the workspace root ${rootPath}: ${why}. Use a path inside ${rootPath}, or name the workspace that holds it.`;
 }

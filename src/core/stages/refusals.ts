@@ -1,8 +1,9 @@
-import { passed, refused, visible, type StageContext, type StageOutcome } from '../stage.js';
+import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
 import type { RefusalCode } from '../types.js';
 import { isDeviceNamespace, namesUncServer, uncServer } from '../uncHost.js';
 import { ambiguousTrailing, holdsStream, isReservedDeviceName, uriNames, win32Names } from '../win32Names.js';
 import type { Parsed } from './parse.js';
+import { quoted } from '../visible.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /**
@@ -27,13 +28,13 @@ interface Finding {
 
 /** Win32 naming rules: the device opens whatever follows its name (an extension, dots, spaces, a ":"). */
 function reservedReason(name: string): string {
-  return `${visible(name)} is a reserved Windows device name (an extension, trailing dots or spaces, or a ":" after it do not change that): it opens a device in any folder. Rename the file.`;
+  return `${quoted(name)} is a reserved Windows device name (an extension, trailing dots or spaces, or a ":" after it do not change that): it opens a device in any folder. Rename the file.`;
 }
 
 /** NTFS streams: `name:stream`, and `dir::$INDEX_ALLOCATION` for the folder `dir` itself. */
 function streamReason(name: string, where: string): string {
   return (
-    `In ${where}, the name ${visible(name)} holds a ":", which NTFS reads as a stream ("name:stream"; "ro::$INDEX_ALLOCATION\\x" writes into "ro"). ` +
+    `In ${where}, the name ${quoted(name)} holds a ":", which NTFS reads as a stream ("name:stream"; "ro::$INDEX_ALLOCATION\\x" writes into "ro"). ` +
     'Only the drive\'s own colon (C:) may appear in a Windows path; rename the file.'
   );
 }
@@ -41,7 +42,7 @@ function streamReason(name: string, where: string): string {
 /** Win32 trims trailing dots and spaces differently in a folder name and in the last name. */
 function trailingReason(name: string, where: string): string {
   return (
-    `In ${where}, the name ${visible(name)} ends in a dot or a space, which Windows drops from the last name of a path but keeps (or drops only in part) in a folder name, ` +
+    `In ${where}, the name ${quoted(name)} ends in a dot or a space, which Windows drops from the last name of a path but keeps (or drops only in part) in a folder name, ` +
     'so the same text can name two different entries. Write the name without its trailing dots and spaces.'
   );
 }
@@ -70,7 +71,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
             ? ''
             : win32
               ? ' (on Windows a ":" in a name opens an NTFS stream, so no name may hold one)'
-              : ` (for a relative name containing ":", write ./${raw})`) +
+              : ` (for a relative name containing ":", write ${quoted(`./${raw}`)})`) +
           '.',
       });
     }
@@ -93,7 +94,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
           code: 'ERR_HOST',
           reason: isLocalhost
             ? 'The URI names the host "localhost". RFC 8089 allows it, but this server refuses it so every file has one spelling: use file:///path (three slashes), or set the localhost policy to allow.'
-            : `The URI names the host ${visible(authority)}: a file URI with a host is not a local file. Use file:///path (three slashes, empty host).`,
+            : `The URI names the host ${quoted(authority)}: a file URI with a host is not a local file. Use file:///path (three slashes, empty host).`,
         });
       }
     }
