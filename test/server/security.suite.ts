@@ -88,6 +88,8 @@ const HOSTILE_FORMS: readonly (readonly [what: string, path: string, code: Refus
   ['a malformed escape', '{W}/%zz.txt', 'ERR_BAD_ENCODING', 'decode'],
   ['an escape that is not UTF-8', '{W}/%ff.txt', 'ERR_BAD_ENCODING', 'decode'],
   ['a host-named path to outside', 'file://tmp{base}/outside/x.txt', 'ERR_HOST', 'refusals'],
+  // ENAMETOOLONG from the lookup: a name too long, never a question of permissions
+  ['a 2,000-character name', 'n'.repeat(2000), 'ERR_NAME_TOO_LONG', 'realpath'],
 ];
 
 table({

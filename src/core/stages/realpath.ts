@@ -72,6 +72,28 @@ function splitLinkTarget(target: string, platform: Platform): { absolute: SplitP
   return { absolute: null, names };
 }
 
+/** What most filesystems hold in one name, in bytes (NAME_MAX on Linux and macOS, 255 UTF-16 units on NTFS). */
+const USUAL_NAME_MAX = 255;
+
+/**
+ * A lookup the filesystem refused. ENAMETOOLONG is a name (or the whole path) too long, never a
+ * question of rights; EACCES and EPERM are rights; any other errno is said as it is.
+ */
+function lookupFailure(errno: string, what: string, whose: string, names: readonly string[]): Omit<ResolveFailure, 'links'> {
+  if (errno === 'ENAMETOOLONG') {
+    const bytes = (name: string) => new TextEncoder().encode(name).length;
+    const longest = names.reduce((a, b) => (bytes(b) > bytes(a) ? b : a), '');
+    const reason =
+      bytes(longest) > USUAL_NAME_MAX
+        ? `A name in the path is too long for the filesystem: ${visible(quoted(longest), { shorten: true })} is ${bytes(longest).toLocaleString('en-US')} bytes, ` +
+          `and most filesystems hold at most ${USUAL_NAME_MAX} in one name (ENAMETOOLONG). Shorten the name.`
+        : `The path is too long for the filesystem (ENAMETOOLONG), though no name in it is longer than ${USUAL_NAME_MAX} bytes. Shorten the names along it.`;
+    return { code: 'ERR_NAME_TOO_LONG', reason };
+  }
+  const rights = errno === 'EACCES' || errno === 'EPERM' ? `; check ${whose} permissions` : '';
+  return { code: 'ERR_PERMISSION', reason: `The filesystem would not let ${what} (${errno})${rights}.` };
+}
+
 /**
  * Resolves symbolic links name by name, recording every hop. For a path that does not exist yet
  * the deepest existing ancestor is resolved and the rest appended lexically. Only the port is
@@ -125,14 +147,7 @@ export function resolveReal(
       names = candidateNames;
       continue;
     }
-    if (look.kind === 'error') {
-      return {
-        ok: false,
-        code: 'ERR_PERMISSION',
-        reason: `The filesystem would not let ${visible(candidate)} be looked up (${look.errno}); check its folder's permissions.`,
-        links,
-      };
-    }
+    if (look.kind === 'error') return { ok: false, ...lookupFailure(look.errno, `${visible(candidate)} be looked up`, "its folder's", candidateNames), links };
     if (look.kind === 'symlink' && (queue.length > 0 || options.followFinal)) {
       const judged = options.judgeLink?.(candidate, { prefix, names: candidateNames });
       if (judged) return { ok: false, ...judged, links };
@@ -148,14 +163,7 @@ export function resolveReal(
         };
       }
       const read = fs.readlink(candidate);
-      if (!read.ok) {
-        return {
-          ok: false,
-          code: 'ERR_PERMISSION',
-          reason: `The link ${visible(candidate)} could not be read (${read.errno}); check its permissions.`,
-          links,
-        };
-      }
+      if (!read.ok) return { ok: false, ...lookupFailure(read.errno, `the link ${visible(candidate)} be read`, 'its', candidateNames), links };
       const hop = { link: candidate, target: read.target };
       links.push(hop);
       const target = splitLinkTarget(read.target, platform);
