@@ -92,3 +92,46 @@ export function isBidiControl(char: string): boolean {
 export function codePoints(text: string): string {
   return Array.from(text, (char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
 }
+
+const MARK = /^\p{M}/u;
+
+/**
+ * Where two names that look alike differ: the characters of each between what they share at the
+ * start and at the end, a combining mark kept with the letter before it; undefined when equal.
+ */
+export function lookalikeParts(a: string, b: string): readonly [string, string] | undefined {
+  if (a === b) return undefined;
+  const x = Array.from(a);
+  const y = Array.from(b);
+  let start = 0;
+  while (start < x.length && start < y.length && x[start] === y[start]) start++;
+  let end = 0;
+  while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
+  while (start > 0 && (MARK.test(x[start] ?? '') || MARK.test(y[start] ?? ''))) start--;
+  while (end > 0 && (MARK.test(x[x.length - end]!) || MARK.test(y[y.length - end]!))) end--;
+  return [x.slice(start, x.length - end).join(''), y.slice(start, y.length - end).join('')];
+}
+
+/** `"é" (U+0065 U+0301)`: a part of a name, quoted, with its code points. */
+export function spelledOut(part: string): string {
+  return `${quoted(part)} (${codePoints(part)})`;
+}
+
+/**
+ * Where the first names of two paths that differ differ, in words, when the difference lies in
+ * characters beyond ASCII (those that look alike on screen): `"é" (U+0065 U+0301) here,
+ * "é" (U+00E9) in the input`. Undefined when the paths are equal or differ visibly.
+ */
+export function lookalikeNote(asked: string, found: string): string | undefined {
+  const ours = asked.split(/[\\/]/);
+  const theirs = found.split(/[\\/]/);
+  for (let i = 0; i < Math.min(ours.length, theirs.length); i++) {
+    const parts = lookalikeParts(ours[i]!, theirs[i]!);
+    if (parts === undefined) continue;
+    const [was, is] = parts;
+    if (!/[^\u0000-\u007f]/.test(was + is)) return undefined;
+    const side = (part: string) => (part === '' ? 'nothing' : spelledOut(part));
+    return `${side(is)} here, ${side(was)} in the input`;
+  }
+  return undefined;
+}

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { codePoints, hiddenCharacters, LONG_NAME, quoted, shownParts, trace, visible } from '../../src/core/index.js';
+import { codePoints, hiddenCharacters, LONG_NAME, lookalikeParts, quoted, shownParts, trace, visible } from '../../src/core/index.js';
 
 /**
  * What drives a terminal or reorders a line, written here apart from the module: controls,
@@ -83,7 +83,23 @@ describe('shortened: a long name cut to its ends, the whole kept behind the part
   });
 });
 
-test('codePoints', () => assert.equal(codePoints('e\u0301\u{1f600}'), 'U+0065 U+0301 U+1F600'));
+describe('lookalikeParts: where two names that look alike differ', () => {
+  const rows: readonly { name: string; a: string; b: string; parts: readonly [string, string] | undefined }[] = [
+    // NFC against NFD: the accented letter, its mark kept with it
+    { name: 'NFC and NFD', a: 'caf\u00e9', b: 'cafe\u0301', parts: ['\u00e9', 'e\u0301'] },
+    // in the middle of the name
+    { name: 'NFD inside', a: 're\u0301sume\u0301.txt', b: 'r\u00e9sum\u00e9.txt', parts: ['e\u0301sume\u0301', '\u00e9sum\u00e9'] },
+    // KELVIN SIGN against a Latin K: a case twin that looks the same
+    { name: 'Kelvin sign', a: '\u212a.txt', b: 'k.txt', parts: ['\u212a', 'k'] },
+    // a zero-width space hidden in one of them
+    { name: 'zero-width space', a: 'ab', b: 'a\u200bb', parts: ['', '\u200b'] },
+    { name: 'the same name', a: 'x', b: 'x', parts: undefined },
+  ];
+  for (const row of rows) {
+    test(row.name, () => assert.deepEqual(lookalikeParts(row.a, row.b), row.parts));
+  }
+  test('codePoints', () => assert.equal(codePoints('e\u0301\u{1f600}'), 'U+0065 U+0301 U+1F600'));
+});
 
 test("property: the core's reasons and notes hold nothing a view must escape, whatever the input", () => {
   const hidden = fc.constantFrom('\u001b[2J', '\r\n', '\u202e', '\u200b', '\u2028', '\u0085', '%1b', '%0d%0a', '%e2%80%ae', '%c2%85');

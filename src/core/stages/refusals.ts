@@ -48,6 +48,27 @@ function trailingReason(name: string, where: string): string {
 }
 
 /**
+ * A scheme other than file. A name with a ":" in it (`hello.txt:secret`) parses as a URI too:
+ * the reason says first what the person most likely meant, an NTFS stream on Windows or a
+ * relative name elsewhere.
+ */
+function schemeReason(raw: string, protocol: string, win32: boolean): string {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]+:[^/]/.test(raw)) {
+    return `Only file: URIs name files on this machine, and this one is ${protocol}. Give a file: URI or a path.`;
+  }
+  if (win32) {
+    return (
+      `${quoted(raw)} names an NTFS stream of ${quoted(raw.slice(0, raw.indexOf(':')))} (on Windows a ":" after a name opens a stream of that file), ` +
+      `and read as a URI it has the scheme ${quoted(protocol.slice(0, -1))}: neither is served. Only the drive's own colon (C:) may appear in a Windows path; rename the file, or give a file: URI.`
+    );
+  }
+  return (
+    `${quoted(raw)} is read as a URI with the scheme ${quoted(protocol.slice(0, -1))} (it starts with letters and a ":"), and only file: URIs name files on this machine. ` +
+    `For a relative name holding ":", write ${quoted(`./${raw}`)}.`
+  );
+}
+
+/**
  * Stage 2: refuse what the parser accepted but this server will not serve, judged on the text the
  * client sent. Checks run in the order of the code table; the first that applies wins.
  */
@@ -62,18 +83,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     const { url, rawAuthority, pathname } = parsed;
     const protocol = url.protocol;
     if (protocol !== 'file:') {
-      findings.push({
-        code: 'ERR_SCHEME',
-        reason:
-          `Only file: URIs name files on this machine, and this one is ${protocol}. ` +
-          `Give a file: URI or a path` +
-          (!/^[A-Za-z][A-Za-z0-9+.-]+:[^/]/.test(raw)
-            ? ''
-            : win32
-              ? ' (on Windows a ":" in a name opens an NTFS stream, so no name may hold one)'
-              : ` (for a relative name containing ":", write ${quoted(`./${raw}`)})`) +
-          '.',
-      });
+      findings.push({ code: 'ERR_SCHEME', reason: schemeReason(raw, protocol, win32) });
     }
     // Hosts, shares and devices are questions about file URIs; another scheme is refused as such.
     const isFile = protocol === 'file:';
