@@ -383,7 +383,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
 /** The last audit of each folder: its findings as buttons that trace the entry. */
 export function renderAudits(container: HTMLElement, audits: readonly AuditSummary[], pick: (audit: AuditSummary, finding: AuditFinding, button: HTMLButtonElement) => void): void {
   if (audits.length === 0) {
-    container.replaceChildren(el('p', 'audit-empty', 'No audit yet. An audit walks each workspace folder without following links and lists links that escape, dangle or loop, case and Unicode twins, names other platforms cannot hold, hard links and what cannot be read.'));
+    container.replaceChildren(el('p', 'audit-empty', 'No audit yet. An audit walks each workspace folder without following links and lists links that escape, dangle or loop, case and Unicode twins, names other platforms cannot hold, names with hidden characters, hard links and what cannot be read.'));
     return;
   }
   container.replaceChildren(...audits.map((audit) => {

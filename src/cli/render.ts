@@ -69,6 +69,7 @@ const KIND_HEADINGS: Record<FindingKind, string> = {
   'link-loop': 'links whose chain loops',
   unreadable: 'what could not be listed or examined',
   'not-portable': 'names Windows or macOS cannot hold, or would read as another name',
+  'hidden-characters': 'names holding characters that do not show, or that reorder the text around them (bidi controls): on screen they read as other names',
   'case-twins': 'names in one folder that differ only by case',
   'unicode-twins': 'NFC and NFD spellings of one name in one folder',
   'hard-link': 'files with more than one name (hard links): reading one reads the others',

@@ -97,7 +97,8 @@ const MARK = /^\p{M}/u;
 
 /**
  * Where two names that look alike differ: the characters of each between what they share at the
- * start and at the end, a combining mark kept with the letter before it; undefined when equal.
+ * start and at the end, a combining mark kept with the letter before it. Undefined when they are
+ * equal, or differ only in ASCII, which shows on screen.
  */
 export function lookalikeParts(a: string, b: string): readonly [string, string] | undefined {
   if (a === b) return undefined;
@@ -109,29 +110,23 @@ export function lookalikeParts(a: string, b: string): readonly [string, string] 
   while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
   while (start > 0 && (MARK.test(x[start] ?? '') || MARK.test(y[start] ?? ''))) start--;
   while (end > 0 && (MARK.test(x[x.length - end]!) || MARK.test(y[y.length - end]!))) end--;
-  return [x.slice(start, x.length - end).join(''), y.slice(start, y.length - end).join('')];
+  const parts = [x.slice(start, x.length - end).join(''), y.slice(start, y.length - end).join('')] as const;
+  return /[^\u0000-\u007f]/.test(parts.join('')) ? parts : undefined;
 }
 
-/** `"é" (U+0065 U+0301)`: a part of a name, quoted, with its code points. */
+/** `"é" (U+0065 U+0301)`: a part of a name, quoted, with its code points; "nothing" for none. */
 export function spelledOut(part: string): string {
-  return `${quoted(part)} (${codePoints(part)})`;
+  return part === '' ? 'nothing' : `${quoted(part)} (${codePoints(part)})`;
 }
 
 /**
- * Where the first names of two paths that differ differ, in words, when the difference lies in
- * characters beyond ASCII (those that look alike on screen): `"é" (U+0065 U+0301) here,
- * "é" (U+00E9) in the input`. Undefined when the paths are equal or differ visibly.
+ * Where two paths that look alike differ, in words: the first names that differ, when they
+ * look alike (`lookalikeParts`): `"é" (U+0065 U+0301) here, "é" (U+00E9) in the input`.
  */
 export function lookalikeNote(asked: string, found: string): string | undefined {
   const ours = asked.split(/[\\/]/);
   const theirs = found.split(/[\\/]/);
-  for (let i = 0; i < Math.min(ours.length, theirs.length); i++) {
-    const parts = lookalikeParts(ours[i]!, theirs[i]!);
-    if (parts === undefined) continue;
-    const [was, is] = parts;
-    if (!/[^\u0000-\u007f]/.test(was + is)) return undefined;
-    const side = (part: string) => (part === '' ? 'nothing' : spelledOut(part));
-    return `${side(is)} here, ${side(was)} in the input`;
-  }
-  return undefined;
+  const at = ours.findIndex((name, i) => i < theirs.length && name !== theirs[i]);
+  const parts = at === -1 ? undefined : lookalikeParts(ours[at]!, theirs[at]!);
+  return parts && `${spelledOut(parts[1])} here, ${spelledOut(parts[0])} in the input`;
 }

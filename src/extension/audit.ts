@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuditReport, Finding } from '../audit/audit.js';
-import { codePoints, rootToPath } from '../core/index.js';
+import { rootToPath, visible } from '../core/index.js';
 import { hostPlatform, realPathOr } from '../host/node.js';
 import type { AuditSummary } from '../shared/messages.js';
 import { SECTION } from './settings.js';
@@ -23,10 +23,12 @@ function asShown(entry: string, rootReal: string, rootShown: string): string {
   return entry.startsWith(base) ? path.join(rootShown, entry.slice(base.length)) : entry;
 }
 
-/** A finding's message in Problems: its detail, and for twins the code points of this entry's name. */
-export function diagnosticMessage(finding: Pick<Finding, 'kind' | 'path' | 'detail'>): string {
-  if (finding.kind !== 'case-twins' && finding.kind !== 'unicode-twins') return finding.detail;
-  return `${finding.detail} This entry's name is ${codePoints(path.basename(finding.path))}.`;
+/**
+ * A finding's message in Problems: its detail (which names the code points where twins differ),
+ * escaped as every view shows text from the disk.
+ */
+export function diagnosticMessage(finding: Pick<Finding, 'detail'>): string {
+  return visible(finding.detail, { shorten: true });
 }
 
 /** A folder or a link: an editor cannot show it, so the Explorer does. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { codePoints, hiddenCharacters, LONG_NAME, lookalikeParts, quoted, shownParts, trace, visible } from '../../src/core/index.js';
+import { codePoints, hiddenCharacters, LONG_NAME, lookalikeNote, lookalikeParts, quoted, shownParts, trace, visible } from '../../src/core/index.js';
 
 /**
  * What drives a terminal or reorders a line, written here apart from the module: controls,
@@ -94,11 +94,17 @@ describe('lookalikeParts: where two names that look alike differ', () => {
     // a zero-width space hidden in one of them
     { name: 'zero-width space', a: 'ab', b: 'a\u200bb', parts: ['', '\u200b'] },
     { name: 'the same name', a: 'x', b: 'x', parts: undefined },
+    // a difference in ASCII shows on screen: nothing to point out
+    { name: 'an ASCII difference', a: 'README.md', b: 'Readme.md', parts: undefined },
   ];
   for (const row of rows) {
     test(row.name, () => assert.deepEqual(lookalikeParts(row.a, row.b), row.parts));
   }
   test('codePoints', () => assert.equal(codePoints('e\u0301\u{1f600}'), 'U+0065 U+0301 U+1F600'));
+  test('lookalikeNote: the first names of two paths that differ, in words', () => {
+    assert.equal(lookalikeNote('/ws/caf\u00e9/menu.md', '/ws/cafe\u0301/menu.md'), '"e\u0301" (U+0065 U+0301) here, "\u00e9" (U+00E9) in the input');
+    assert.equal(lookalikeNote('/ws/Docs/a', '/ws/docs/a'), undefined);
+  });
 });
 
 test("property: the core's reasons and notes hold nothing a view must escape, whatever the input", () => {
