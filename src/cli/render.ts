@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { FINDING_KINDS, type AuditReport, type Finding, type FindingKind } from '../audit/audit.js';
-import { visible, type StageResult, type StageStatus, type Trace } from '../core/index.js';
+import { lookalikeNote, visible, type StageResult, type StageStatus, type Trace } from '../core/index.js';
 
 const COLORS: Record<StageStatus | 'bold' | 'dim', [number, number]> = {
   pass: [32, 39],
@@ -57,7 +57,9 @@ export function renderTrace(result: Trace, options: { readonly color: boolean; r
     const whyWidth = Math.max(...result.nearMisses.map((miss) => miss.why.length));
     for (const miss of result.nearMisses) {
       const where = miss.workspace !== undefined ? ` (in workspace ${shown(miss.workspace)})` : '';
-      lines.push(`  ${miss.why.padEnd(whyWidth)}  ${shown(miss.uri)}${where}`);
+      // A name in another Unicode form looks the same: its code points say how it differs.
+      const differs = result.path === null ? undefined : lookalikeNote(result.path, miss.path);
+      lines.push(`  ${miss.why.padEnd(whyWidth)}  ${shown(miss.uri)}${where}${differs === undefined ? '' : `  (${differs})`}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -558,6 +558,16 @@ describe('trace: near misses ("Did you mean")', () => {
     assert.equal(lines[heading + 1], `  case  ${uri('ws', 'docs', 'README.md')}`);
   });
 
+  test('a name in the other Unicode form: the line names the code points that differ', { skip: HOST !== 'linux' && 'needs a filesystem that keeps NFC and NFD apart' }, () => {
+    fs.mkdirSync(path.join(ws, 'cafe\u0301'));
+    fs.writeFileSync(path.join(ws, 'cafe\u0301', 'menu.md'), 'menu\n');
+    const lines = run(['trace', 'caf\u00e9/menu.md', '--root', ws]).stdout.split('\n');
+    assert.equal(
+      lines[lines.indexOf('Did you mean:') + 1],
+      `  unicode  ${uri('ws', 'cafe\u0301', 'menu.md')}  ("e\u0301" (U+0065 U+0301) here, "\u00e9" (U+00E9) in the input)`,
+    );
+  });
+
   test('a fragment that cut a name: refused, and the encoded spelling offered', () => {
     const input = `${uri('ws')}/a#b.txt`;
     const { status, body } = runJson(['trace', input, '--root', ws]);
