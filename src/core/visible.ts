@@ -12,6 +12,7 @@
  * that look like others (a Cyrillic "а", a no-break space) are not, being visible.
  */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
+const HIDDEN_ANY = new RegExp(HIDDEN.source, 'u');
 const BIDI_CONTROL = /\p{Bidi_Control}/u;
 
 /** A name (the text between separators and spaces) longer than this, in characters, is shortened when asked. */
@@ -77,6 +78,15 @@ export function visible(text: string, options: { readonly shorten?: boolean } = 
 /** `text` as a JSON string whose hidden characters are escaped too: a name quoted in a reason, exact and safe to show. */
 export function quoted(text: string): string {
   return visible(JSON.stringify(text));
+}
+
+/**
+ * A name or path in text a model reads (the server's answers): as it is, or, when it holds a
+ * hidden character, as a JSON string with those escaped. A line stays one line, and the name stays
+ * exact: escapes written inside a tool call's JSON arguments decode to it.
+ */
+export function quotedIfHidden(text: string): string {
+  return HIDDEN_ANY.test(text) ? quoted(text) : text;
 }
 
 /** The distinct hidden characters of `text`, in the order first met. */

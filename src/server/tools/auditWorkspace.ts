@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { auditWorkspace as runAudit, FINDING_KINDS, type Finding } from '../../audit/audit.js';
 import { AnswerBudget, DEFAULT_AUDIT_ENTRIES, jsonLength, MAX_AUDIT_ENTRIES } from '../limits.js';
 import { AUDIT_VIEW } from './appViews.js';
@@ -32,7 +33,7 @@ function summary(scope: Scope, root: string, report: { scanned: number; truncate
     if (ofKind.length === 0) continue;
     lines.push(`${kind} (${ofKind.length}):`);
     for (const finding of ofKind.slice(0, SHOWN_PER_KIND)) {
-      const line = `  ${scope.relative(finding.path)}${finding.target !== undefined ? ` -> ${finding.target}` : ''}`;
+      const line = `  ${quotedIfHidden(scope.relative(finding.path))}${finding.target !== undefined ? ` -> ${quotedIfHidden(finding.target)}` : ''}`;
       if (!budget.take(jsonLength(line) + 2)) break;
       lines.push(line);
     }
