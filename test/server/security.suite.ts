@@ -459,6 +459,26 @@ describe('the refusal log (--refusal-log)', () => {
     }
   });
 
+  test('a line of the log cannot drive a terminal or reorder an editor\'s line: hidden characters are JSON escapes, read back exactly', async () => {
+    const log = path.join(base, 'logs', 'hidden', 'refusals.jsonl');
+    const session = await connect('v2', { inProcess: true, args: ['--workspace', W, '--refusal-log', log] });
+    const input = '../x\u001b[2J\u202e\u2028\u200b.txt';
+    try {
+      expectRefusal(await session.call('read_text_file', { workspaceUri: W, path: input }), { code: 'ERR_OUTSIDE' }, 'outside');
+      const [line] = await eventually(() => {
+        const read = readLog(log);
+        assert.equal(read.length, 1);
+        return read;
+      }, 'the refusal logged');
+      assert.equal(line!.input, input);
+      const raw = fs.readFileSync(log, 'utf8');
+      assert.equal(/(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.exec(raw), null, JSON.stringify(raw));
+      assert.ok(raw.includes('\\u202e\\u2028\\u200b'), raw);
+    } finally {
+      await session.close();
+    }
+  });
+
   test('a log that cannot be written never fails the call: the refusal still comes back (a directory at the log path)', async () => {
     const log = path.join(base, 'broken', 'refusals.jsonl');
     const session = await connect('v2', { inProcess: true, args: ['--workspace', W, '--refusal-log', log] });
