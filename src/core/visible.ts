@@ -22,6 +22,7 @@ const KEPT = 40;
 
 /** A piece of shown text and the text it stands for: the same, an escaped character, or the middle of a long name. */
 export interface ShownPart {
+  readonly kind: 'text' | 'hidden' | 'cut';
   readonly shown: string;
   readonly real: string;
 }
@@ -36,11 +37,11 @@ function escaped(char: string): string {
 function escapedParts(text: string, parts: ShownPart[]): void {
   let at = 0;
   for (const match of text.matchAll(HIDDEN)) {
-    if (match.index > at) parts.push({ shown: text.slice(at, match.index), real: text.slice(at, match.index) });
-    parts.push({ shown: escaped(match[0]), real: match[0] });
+    if (match.index > at) parts.push({ kind: 'text', shown: text.slice(at, match.index), real: text.slice(at, match.index) });
+    parts.push({ kind: 'hidden', shown: escaped(match[0]), real: match[0] });
     at = match.index + match[0].length;
   }
-  if (at < text.length) parts.push({ shown: text.slice(at), real: text.slice(at) });
+  if (at < text.length) parts.push({ kind: 'text', shown: text.slice(at), real: text.slice(at) });
 }
 
 /**
@@ -62,7 +63,7 @@ export function shownParts(text: string, options: { readonly shorten?: boolean }
     }
     const left = chars.length - 2 * KEPT;
     escapedParts(chars.slice(0, KEPT).join(''), parts);
-    parts.push({ shown: `…(${left.toLocaleString('en-US')} characters)…`, real: chars.slice(KEPT, -KEPT).join('') });
+    parts.push({ kind: 'cut', shown: `…(${left.toLocaleString('en-US')} characters)…`, real: chars.slice(KEPT, -KEPT).join('') });
     escapedParts(chars.slice(-KEPT).join(''), parts);
   }
   return parts;
