@@ -687,6 +687,18 @@ describe('a report must not drive the terminal: text from the disk or the input 
     }
   });
 
+  test('a 2,000-character name: ERR_NAME_TOO_LONG, each line cuts it to its ends; --json has it whole', () => {
+    const name = 'n'.repeat(2000);
+    const result = run(['trace', name, '--root', ws]);
+    assert.equal(result.status, 3);
+    assert.deepEqual(verdictLines(result.stdout), ['verdict REFUSED (ERR_NAME_TOO_LONG at realpath)'], result.stdout);
+    const longest = Math.max(...result.stdout.split('\n').map((line) => line.length));
+    assert.ok(longest < 400, `the longest line has ${longest} characters`);
+    assert.ok(result.stdout.includes(`${'n'.repeat(40)}…(1,920 characters)…${'n'.repeat(40)}`), result.stdout);
+    const body = JSON.parse(run(['trace', name, '--root', ws, '--json']).stdout) as { input: unknown; path: string };
+    assert.equal(body.path, path.join(ws, name));
+  });
+
   test("serve's start-up errors that echo a path escape it", () => {
     const result = run(['serve', '--workspace', `${ws}/missing\u001b[2K\r\u202e`, '--sandbox', 'off']);
     assert.equal(result.status, 2, result.stderr);
