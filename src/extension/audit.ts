@@ -225,7 +225,9 @@ export class WorkspaceAuditor implements vscode.Disposable {
       if (cancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Audit cancelled: the last results stay in the Problems panel.'));
       return;
     }
-    const parts = written.map((summary) => {
+    const parts = written.map((given) => {
+      // A folder's name and an error's path come from the disk: escaped, as every view shows them.
+      const summary = { ...given, label: visible(given.label), error: given.error === null ? null : visible(given.error, { shorten: true }) };
       if (summary.error !== null) return vscode.l10n.t('{0}: {1}', summary.label, summary.error);
       const scanned = summary.scanned.toLocaleString();
       // Whole sentences, one per case, so a translation never has to assemble English fragments.
