@@ -17,6 +17,8 @@ const BIDI_CONTROL = /\p{Bidi_Control}/u;
 
 /** A name (the text between separators and spaces) longer than this, in characters, is shortened when asked. */
 export const LONG_NAME = 100;
+/** A run longer than LONG_NAME in UTF-16 units, never fewer than its characters: a quick test before they are counted. */
+const LONG_RUN = new RegExp(String.raw`[^/\\\s]{${LONG_NAME + 1},}`);
 /** What a shortened name keeps of its start and of its end. */
 const KEPT = 40;
 
@@ -71,6 +73,8 @@ export function shownParts(text: string, options: { readonly shorten?: boolean }
 
 /** The one escaping every view applies to text from the disk or the input (see above); `shorten` for tables and lists. */
 export function visible(text: string, options: { readonly shorten?: boolean } = {}): string {
+  // Most text has nothing to escape or cut: it is given back as it is, at the cost of a scan.
+  if (!HIDDEN_ANY.test(text) && !(options.shorten === true && LONG_RUN.test(text))) return text;
   return shownParts(text, options)
     .map((part) => part.shown)
     .join('');
