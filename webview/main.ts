@@ -25,12 +25,14 @@ import {
   type TraceRequest,
   type WebviewMessage,
 } from '../src/shared/messages.js';
+import { visible } from '../src/core/visible.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS } from '../src/shared/operations.js';
 import { runArguments, runChanges } from '../src/shared/runOnServer.js';
 import {
   clearStages,
   clearVerdict,
   hideQuietStages,
+  keepRealTextOnCopy,
   renderAnswer,
   renderAudits,
   renderBytes,
@@ -298,7 +300,7 @@ function fillRoots(): void {
   const chosen = ui.root.value;
   const options = roots.map((choice) => {
     const place = simulatedPlace(choice);
-    return new Option(`${choice.label} — ${rightsText(choice.rights)}${place === null ? '' : ` (as ${place})`}`, choice.uri);
+    return new Option(visible(`${choice.label} — ${rightsText(choice.rights)}${place === null ? '' : ` (as ${place})`}`), choice.uri);
   });
   options.push(new Option('Other…', CUSTOM));
   ui.root.replaceChildren(...options);
@@ -498,7 +500,7 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   }
   // The path opens the log, as the button beside it does.
   ui.logLabel.textContent = message.logPath === null ? "The server's refusal log is not available" : 'Refusal log: ';
-  ui.logPath.textContent = message.logPath ?? '';
+  ui.logPath.textContent = visible(message.logPath ?? '');
   ui.logPath.hidden = message.logPath === null;
   ui.openLog.hidden = message.logPath === null;
   showGrants(message.roots, message.grantNote);
@@ -518,9 +520,9 @@ function showGrants(choices: readonly RootChoice[], grantNote: string | null): v
     const item = document.createElement('li');
     item.className = choice.rights === 'none' ? 'layer layer-inactive' : 'layer layer-active';
     const name = document.createElement('strong');
-    name.textContent = `${choice.label}: ${rightsText(choice.rights)}`;
+    name.textContent = visible(`${choice.label}: ${rightsText(choice.rights)}`);
     const detail = document.createElement('span');
-    detail.textContent = choice.rights === 'none' && grantNote !== null ? `${choice.uri}. ${grantNote}` : choice.uri;
+    detail.textContent = visible(choice.rights === 'none' && grantNote !== null ? `${choice.uri}. ${grantNote}` : choice.uri);
     item.append(name, detail);
     return item;
   });
@@ -642,7 +644,7 @@ function feedCode(entry: RefusalEntry): string {
 /** Fills a filter's choices from the entries, keeping the one chosen (even if no entry has it now). */
 function fillFilter(select: HTMLSelectElement, any: string, values: Iterable<string>, chosen: string, label: (value: string) => string = (value) => value): void {
   const distinct = [...new Set([...values, ...(chosen === '' ? [] : [chosen])])].sort();
-  select.replaceChildren(new Option(any, ''), ...distinct.map((value) => new Option(label(value), value)));
+  select.replaceChildren(new Option(any, ''), ...distinct.map((value) => new Option(visible(label(value)), value)));
   select.value = chosen;
 }
 
@@ -799,6 +801,7 @@ clearVerdict(ui.verdict);
 clearStages(ui.stages);
 showFeed();
 renderAudits(ui.audits, [], pickFinding);
+keepRealTextOnCopy(document);
 
 vscode.postMessage({ type: 'ready' });
 reportDrawn();

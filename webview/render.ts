@@ -1,8 +1,10 @@
 /**
  * Rendering: a trace into the verdict banner, the stage table and the byte view; the refusal log
- * into its list. Every piece of text goes in through `textContent` (or `new Option`), never as
- * markup: inputs, paths and reasons are attacker-chosen strings.
+ * into its list. Every piece of text goes in as text nodes (`appendShown`), never as markup:
+ * inputs, paths and reasons are attacker-chosen strings, and a control, bidi or invisible
+ * character in them is drawn as a marked escape.
  */
+import { codePoints, lookalikeNote, shownParts, visible } from '../src/core/visible.js';
 import type { AuditFinding, AuditSummary, RefusalEntry, RootChoice, ServerNote, ToolAnswer, Trace } from '../src/shared/messages.js';
 import { stageChange, type Segment } from './diff.js';
 import { ambiguousNames, utf8Hex } from './unicode.js';
@@ -24,11 +26,66 @@ const VERDICT_ICON: Readonly<Record<Trace['verdict'], string>> = {
   refused: 'codicon-warning',
 };
 
-/** An element with an optional class and text; children are appended after the text. */
+/**
+ * Appends text that may come from the disk or the input, as every view shows it: each hidden
+ * character (a control, a bidi control, a zero-width one) as its escape in a marked span, and,
+ * unless `whole`, a name longer than a line's worth cut to its ends, the element's tooltip then
+ * holding the whole (escaped). Each span keeps the real text, which copying takes
+ * (`keepRealTextOnCopy`). `lines` keeps line breaks and tabs, for a file's text.
+ */
+export function appendShown(target: HTMLElement, text: string, options: { readonly whole?: boolean; readonly lines?: boolean } = {}): void {
+  const pieces = options.lines ? text.split(/(\r?\n|\t)/) : [text];
+  let cut = false;
+  pieces.forEach((piece, index) => {
+    if (index % 2 === 1) {
+      target.append(piece);
+      return;
+    }
+    for (const part of shownParts(piece, { shorten: !options.whole })) {
+      if (part.kind === 'text') {
+        target.append(part.real);
+        continue;
+      }
+      const span = el('span', part.kind === 'hidden' ? 'shown-hidden' : 'shown-cut');
+      span.append(part.shown);
+      span.dataset['real'] = part.real;
+      span.title = part.kind === 'hidden'
+        ? `${codePoints(part.real)}: a character that does not show, or that would reorder the text around it, drawn as its escape`
+        : `${Array.from(part.real).length.toLocaleString()} characters left out here; the whole is in the tooltip and in what you copy`;
+      target.append(span);
+      cut ||= part.kind === 'cut';
+    }
+  });
+  if (cut && target.title === '') target.title = visible(text);
+}
+
+/**
+ * Copying a selection that holds marked escapes or cut names takes the real text, as it was
+ * given: the selection is copied through a detached clone with each span's text put back.
+ */
+export function keepRealTextOnCopy(doc: Document): void {
+  doc.addEventListener('copy', (event) => {
+    const selection = doc.getSelection();
+    if (selection === null || selection.rangeCount === 0 || event.clipboardData === null) return;
+    const holder = doc.createElement('div');
+    for (let i = 0; i < selection.rangeCount; i++) holder.append(selection.getRangeAt(i).cloneContents());
+    const marked = holder.querySelectorAll<HTMLElement>('[data-real]');
+    if (marked.length === 0) return;
+    for (const span of marked) span.replaceWith(span.dataset['real'] ?? '');
+    // Laid out off screen for a moment, so that rows and cells keep their line breaks and tabs.
+    holder.style.cssText = 'position:fixed;left:-99999px;top:0;white-space:pre-wrap';
+    doc.body.append(holder);
+    event.clipboardData.setData('text/plain', holder.innerText);
+    holder.remove();
+    event.preventDefault();
+  });
+}
+
+/** An element with an optional class and text (as `appendShown` shows it); children are appended after the text. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string, ...children: Node[]): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (className) element.className = className;
-  if (text !== undefined) element.textContent = text;
+  if (text !== undefined) appendShown(element, text);
   element.append(...children);
   return element;
 }
@@ -117,7 +174,7 @@ function statusCell(status: StageStatus): HTMLTableCellElement {
 function appendBreakable(target: HTMLElement, text: string): void {
   for (const part of text.split(/(?<=[/\\])/)) {
     if (target.hasChildNodes() && /[/\\]$/.test(target.lastChild?.textContent ?? '')) target.append(document.createElement('wbr'));
-    target.append(part);
+    appendShown(target, part);
   }
 }
 
@@ -138,11 +195,13 @@ function pathCell(value: string | null, segments: readonly Segment[] | null, tag
     for (const part of segment.text.split(/(?<=[/\\])/)) {
       // A line may break after each separator, so names stay whole where they fit.
       if (breakable) (target.hasChildNodes() ? target : cell).append(document.createElement('wbr'));
-      target.append(part);
+      appendShown(target, part);
       breakable = /[/\\]$/.test(part);
     }
     if (target !== cell) cell.append(target);
   }
+  // A name cut short: the whole path on hover.
+  if (cell.querySelector('.shown-cut') !== null) cell.title = visible(value);
   return cell;
 }
 
@@ -155,7 +214,7 @@ function drawnAlreadyCell(value: string, said: 'unchanged' | 'as-above'): HTMLTa
   const text = el('span', 'unchanged-text', value);
   text.setAttribute('aria-hidden', 'true');
   const cell = el('td', `path unchanged ${said}`, undefined, el('span', 'unchanged-label'), text);
-  cell.title = value;
+  cell.title = visible(value);
   return cell;
 }
 
@@ -338,14 +397,17 @@ export function suggestionOf(trace: Trace | null, miss: NearMiss): string {
 export function renderNearMisses(section: HTMLElement, list: HTMLUListElement, misses: readonly NearMiss[], roots: readonly RootChoice[], pick: (miss: NearMiss) => void, trace: Trace | null = null): void {
   list.replaceChildren(...misses.map((miss) => {
     const suggestion = suggestionOf(trace, miss);
+    // A name in another Unicode form looks the same as the input's: its code points say how it differs.
+    const differs = trace === null || trace.path === null ? undefined : lookalikeNote(trace.path, miss.path);
     const button = el('button', 'near-miss', undefined,
       icon('codicon-arrow-right'),
       el('span', 'near-miss-uri', suggestion),
       document.createTextNode(' '),
       el('span', 'near-miss-why', nearMissWhy(miss, roots)),
+      ...(differs === undefined ? [] : [document.createTextNode(' '), el('span', 'near-miss-differs', differs)]),
     );
     button.type = 'button';
-    button.title = `Trace ${suggestion}`;
+    button.title = `Trace ${visible(suggestion)}`;
     button.dataset['why'] = miss.why;
     button.addEventListener('click', () => pick(miss));
     return el('li', undefined, undefined, button);
@@ -383,7 +445,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
 /** The last audit of each folder: its findings as buttons that trace the entry. */
 export function renderAudits(container: HTMLElement, audits: readonly AuditSummary[], pick: (audit: AuditSummary, finding: AuditFinding, button: HTMLButtonElement) => void): void {
   if (audits.length === 0) {
-    container.replaceChildren(el('p', 'audit-empty', 'No audit yet. An audit walks each workspace folder without following links and lists links that escape, dangle or loop, case and Unicode twins, names other platforms cannot hold, hard links and what cannot be read.'));
+    container.replaceChildren(el('p', 'audit-empty', 'No audit yet. An audit walks each workspace folder without following links and lists links that escape, dangle or loop, case and Unicode twins, names other platforms cannot hold, names with hidden characters, hard links and what cannot be read.'));
     return;
   }
   container.replaceChildren(...audits.map((audit) => {
@@ -405,7 +467,7 @@ export function renderAudits(container: HTMLElement, audits: readonly AuditSumma
           el('span', 'finding-detail', finding.detail),
         );
         button.type = 'button';
-        button.title = `Trace ${finding.path}`;
+        button.title = `Trace ${visible(finding.path)}`;
         button.dataset['kind'] = finding.kind;
         button.addEventListener('click', () => pick(audit, finding, button));
         return el('li', undefined, undefined, button);
@@ -501,9 +563,13 @@ export function refusalKey(entry: RefusalEntry): string {
   return JSON.stringify([entry.time, entry.tool, entry.workspaceUri, entry.input, entry.code]);
 }
 
-/** One row for a trace table (test/core/assertTrace.ts `TraceRow`), on one line. */
+/**
+ * One row for a trace table (test/core/assertTrace.ts `TraceRow`), on one line. Hidden
+ * characters are JSON escapes, which read back as the real text: pasted into a test file, the row
+ * cannot reorder the code around it.
+ */
 export function testCaseRow(trace: Trace): string {
-  return JSON.stringify({
+  return visible(JSON.stringify({
     name: `${trace.verdict}${trace.code === null ? '' : ` ${trace.code}`}: ${trace.input}`,
     input: trace.input,
     root: trace.root,
@@ -514,7 +580,7 @@ export function testCaseRow(trace: Trace): string {
     code: trace.code ?? undefined,
     stage: trace.stage,
     path: trace.path ?? undefined,
-  });
+  }));
 }
 
 /** The real server's answer to "Run on the server"; null while it is on its way. */
@@ -536,7 +602,9 @@ export function renderAnswer(section: HTMLElement, tool: string, answer: ToolAns
     : answer.kind === 'error'
       ? el('p', 'answer-status', undefined, icon('codicon-warning'), el('span', undefined, 'The call failed (the path was allowed).'))
       : el('p', 'answer-status', undefined, icon('codicon-pass'), el('span', undefined, 'Answered.'));
-  const text = el('pre', 'answer-text', answer.text);
+  // A file's text: its line breaks and tabs kept, nothing cut (the answer is bounded already).
+  const text = el('pre', 'answer-text');
+  appendShown(text, answer.text, { whole: true, lines: true });
   text.tabIndex = 0;
   const parts: Node[] = [heading, status, text];
   if (answer.omittedChars > 0) parts.push(el('p', 'answer-more', `and ${plural(answer.omittedChars, 'more character')} not shown`));

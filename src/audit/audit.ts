@@ -1,7 +1,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { comparisonKey, isInside, joinSplit, splitAbsolute, type Comparison, type Platform, type SplitPath } from '../core/index.js';
+import {
+  codePoints,
+  comparisonKey,
+  hiddenCharacters,
+  isBidiControl,
+  isInside,
+  joinSplit,
+  lookalikeParts,
+  quoted,
+  spelledOut,
+  splitAbsolute,
+  visible,
+  type Comparison,
+  type Platform,
+  type SplitPath,
+} from '../core/index.js';
 import { contextFor } from '../core/root.js';
 import { decideComparison } from '../core/stages/casePolicy.js';
 import { normalisationForm } from '../core/paths.js';
@@ -16,6 +31,7 @@ export const FINDING_KINDS = [
   'link-loop',
   'unreadable',
   'not-portable',
+  'hidden-characters',
   'case-twins',
   'unicode-twins',
   'hard-link',
@@ -155,6 +171,8 @@ export async function auditWorkspace(rootPath: string, options: AuditOptions = {
       else byFolded.set(folded, [name]);
       const rules = portabilityRules(name);
       if (rules.length > 0) findings.push({ kind: 'not-portable', path: entryPath, detail: `Not portable: ${rules.join('; ')}. Rename it.` });
+      const hidden = hiddenDetail(name);
+      if (hidden !== undefined) findings.push({ kind: 'hidden-characters', path: entryPath, detail: hidden });
 
       let stats: fs.BigIntStats;
       try {
@@ -260,6 +278,21 @@ export function portabilityRules(name: string): string[] {
   return rules;
 }
 
+/**
+ * A name holding characters that do not show, or that reorder the text around them (bidi
+ * controls: Trojan Source, CVE-2021-42574): on screen it reads as another name. The controls
+ * Windows forbids are `not-portable`'s already.
+ */
+function hiddenDetail(name: string): string | undefined {
+  const hidden = hiddenCharacters(name).filter((char) => char.match(CONTROL) === null);
+  if (hidden.length === 0) return undefined;
+  const reorders = hidden.some(isBidiControl) ? ', or reorder the text shown around them (bidi controls)' : '';
+  return (
+    `This name holds ${codePoints(hidden.join(''))}, which do not show on screen${reorders}: it reads as another name (Trojan Source, CVE-2021-42574). ` +
+    `With them escaped it is ${quoted(name)}. Rename it.`
+  );
+}
+
 /** Judges a link's chain by the server's rule, resolving it hop by hop; undefined when it lands inside. */
 function judgeLink(linkPath: string, root: SplitPath, comparison: Comparison, platform: Platform): Finding | undefined {
   const split = splitAbsolute(linkPath, platform);
@@ -276,7 +309,7 @@ function judgeLink(linkPath: string, root: SplitPath, comparison: Comparison, pl
   });
   const hops = resolution.ok ? resolution.value.links : resolution.links;
   const leaving = hops[hops.length - 1];
-  const via = leaving && leaving.link !== linkPath ? ` through ${leaving.link} -> ${leaving.target}` : '';
+  const via = leaving && leaving.link !== linkPath ? ` through ${visible(leaving.link)} -> ${quoted(leaving.target)}` : '';
   if (resolution.ok) {
     if (hops.length === 0 || isInside(root, resolution.value.real, comparison)) return undefined;
     const target = joinSplit(resolution.value.real, platform);
@@ -291,10 +324,10 @@ function judgeLink(linkPath: string, root: SplitPath, comparison: Comparison, pl
         kind: 'link-dangling',
         path: linkPath,
         ...(landed !== undefined ? { target: landed } : {}),
-        detail: `This link points to ${landed ?? 'nothing'}${via}, which does not exist. Fix the link or remove it.`,
+        detail: `This link points to ${landed === undefined ? 'nothing' : visible(landed)}${via}, which does not exist. Fix the link or remove it.`,
       };
     case 'ERR_SYMLINK_LOOP': {
-      const shown = hops.slice(0, 3).map((hop) => `${hop.link} -> ${hop.target}`);
+      const shown = hops.slice(0, 3).map((hop) => `${visible(hop.link)} -> ${quoted(hop.target)}`);
       return {
         kind: 'link-loop',
         path: linkPath,
@@ -307,7 +340,7 @@ function judgeLink(linkPath: string, root: SplitPath, comparison: Comparison, pl
 }
 
 function escapeDetail(target: string, via: string): string {
-  return `This link leads outside the workspace to ${target}${via}; the server refuses every path through it, and what lies beyond is not looked up. Point it inside the workspace, or remove it.`;
+  return `This link leads outside the workspace to ${visible(target)}${via}; the server refuses every path through it, and what lies beyond is not looked up. Point it inside the workspace, or remove it.`;
 }
 
 /** Names a detail shows; a folder may hold thousands of spellings of one name, so details stay short and the work linear. */
@@ -334,7 +367,7 @@ function reportTwins(folder: string, byFolded: ReadonlyMap<string, readonly stri
         findings.push({
           kind: 'case-twins',
           path: path.join(folder, name),
-          detail: `${quote(name)} differs only by case from ${listed(shown.map(quote), caseCount)} in this folder: Windows and macOS hold only one of them, so a checkout there loses or mixes the others. Rename all but one.`,
+          detail: `${quoted(name)} differs only by case from ${listed(shown.map(quoted), caseCount)} in this folder${apart(name, shown)}: Windows and macOS hold only one of them, so a checkout there loses or mixes the others. Rename all but one.`,
         });
       }
       if (spellings.length > 1) {
@@ -342,7 +375,7 @@ function reportTwins(folder: string, byFolded: ReadonlyMap<string, readonly stri
         findings.push({
           kind: 'unicode-twins',
           path: path.join(folder, name),
-          detail: `${quote(name)} (${formOf(name)}) is spelt ${listed(shown.map((other) => `${quote(other)} (${formOf(other)})`), spellings.length - 1)} in another Unicode form in this folder: macOS holds only one of them, and a tool that normalises names opens the other. Keep one spelling.`,
+          detail: `${quoted(name)} (${formOf(name)}) is spelt ${listed(shown.map((other) => `${quoted(other)} (${formOf(other)})`), spellings.length - 1)} in another Unicode form in this folder${apart(name, shown)}: macOS holds only one of them, and a tool that normalises names opens the other. Keep one spelling.`,
         });
       }
     }
@@ -358,14 +391,19 @@ function formOf(name: string): string {
   return normalisationForm(name) ?? 'neither NFC nor NFD';
 }
 
-function quote(name: string): string {
-  return JSON.stringify(name);
+/**
+ * Where a name and the first of its twins differ, when the two look alike on screen:
+ * ` ("é" (U+00E9) in this name, "é" (U+0065 U+0301) in the other)`; empty when they differ visibly.
+ */
+function apart(name: string, twins: readonly string[]): string {
+  const parts = twins[0] === undefined ? undefined : lookalikeParts(name, twins[0]);
+  return parts ? ` (${spelledOut(parts[0])} in this name, ${spelledOut(parts[1])} in the ${twins.length === 1 ? 'other' : 'first'})` : '';
 }
 
 /** `namesMet`: the first few names met inside (SHOWN_NAMES + 1 at most), of `metCount`. */
 function hardLinkDetail(entryPath: string, nlink: bigint, namesMet: readonly string[], metCount: number, truncated: boolean): string {
   const others = namesMet.filter((name) => name !== entryPath).slice(0, SHOWN_NAMES);
-  const metHere = others.length > 0 ? ` ${metCount === 2 ? 'Its other name here' : 'Its other names here'}: ${listed(others, metCount - 1)}.` : '';
+  const metHere = others.length > 0 ? ` ${metCount === 2 ? 'Its other name here' : 'Its other names here'}: ${listed(others.map((other) => visible(other)), metCount - 1)}.` : '';
   const elsewhere = Number(nlink) - metCount;
   if (elsewhere <= 0) {
     return `This file has ${nlink} names (hard links), all in this workspace: changing it changes them all.${metHere}`;

@@ -1,3 +1,4 @@
+import { visible } from '../core/index.js';
 import { hostPlatform } from '../host/node.js';
 import { runAudit } from './commands/audit.js';
 import { runRoot } from './commands/root.js';
@@ -48,11 +49,19 @@ export function main(argv: readonly string[], io: Io): Status {
   const run = COMMANDS[command];
   try {
     if (!run) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-    return run(rest, io, hostPlatform());
+    const status = run(rest, io, hostPlatform());
+    // A walk that fails is said in one escaped line, as every message is: its text may hold a path.
+    return status instanceof Promise
+      ? status.catch((error: Error) => {
+          io.stderr.write(`boundary-inspector: ${visible(error.message)}\n`);
+          return EXIT.failure;
+        })
+      : status;
   } catch (error) {
     if (error instanceof UsageError) {
+      // The message may echo an argument: escaped, so it cannot drive the terminal.
       const help = run ? `boundary-inspector ${command} --help` : 'boundary-inspector --help';
-      io.stderr.write(`boundary-inspector: ${error.message}\nSee: ${help}\n`);
+      io.stderr.write(`boundary-inspector: ${visible(error.message)}\nSee: ${help}\n`);
       return EXIT.usage;
     }
     throw error;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { FINDING_KINDS, type AuditReport, type Finding, type FindingKind } from '../audit/audit.js';
-import type { StageResult, StageStatus, Trace } from '../core/index.js';
+import { lookalikeNote, visible, type StageResult, type StageStatus, type Trace } from '../core/index.js';
 
 const COLORS: Record<StageStatus | 'bold' | 'dim', [number, number]> = {
   pass: [32, 39],
@@ -11,14 +11,26 @@ const COLORS: Record<StageStatus | 'bold' | 'dim', [number, number]> = {
   dim: [2, 22],
 };
 
-/** Renders a trace as a table, one row per stage, the deciding row marked with ">"; headed by the operation judged, when given. */
+/**
+ * Text from the disk or the input as a report prints it: a report must not drive the terminal, so
+ * controls, bidi and other invisible characters are escaped, and a very long name is cut to its
+ * ends (--json has it whole).
+ */
+function shown(text: string): string {
+  return visible(text, { shorten: true });
+}
+
+/**
+ * Renders a trace as a table, one row per stage, the deciding row marked with ">"; headed by the
+ * operation judged, when given. Every text of the trace goes through `shown`.
+ */
 export function renderTrace(result: Trace, options: { readonly color: boolean; readonly operation?: { readonly tool: string; readonly acts: string } }): string {
   const paint = (style: keyof typeof COLORS, text: string) =>
     options.color ? `\u001b[${COLORS[style][0]}m${text}\u001b[${COLORS[style][1]}m` : text;
   const lines: string[] = [];
   const where = result.simulated ? `${result.platform}, simulated` : `${result.platform}, this machine's filesystem`;
-  lines.push(`${paint('bold', 'trace')} ${result.input}`);
-  lines.push(`${paint('bold', 'root')}  ${result.root}${result.rootPath ? ` = ${result.rootPath}` : ''} (${where})`);
+  lines.push(`${paint('bold', 'trace')} ${shown(result.input)}`);
+  lines.push(`${paint('bold', 'root')}  ${shown(result.root)}${result.rootPath ? ` = ${shown(result.rootPath)}` : ''} (${where})`);
   if (options.operation) lines.push(`${paint('bold', 'as')}    ${options.operation.tool}: ${options.operation.acts}`);
   lines.push('');
 
@@ -29,23 +41,25 @@ export function renderTrace(result: Trace, options: { readonly color: boolean; r
   rows.forEach((stage, index) => {
     const deciding = result.stage === 'root' ? index === rows.length - 1 : stage.stage === result.stage;
     const marker = deciding ? paint('bold', '>') : ' ';
-    const flow = stage.output === null || stage.output === stage.input ? stage.input : `${stage.input} -> ${stage.output}`;
+    const flow = stage.output === null || stage.output === stage.input ? shown(stage.input) : `${shown(stage.input)} -> ${shown(stage.output)}`;
     lines.push(`${marker} ${stage.stage.padEnd(stageWidth)}  ${paint(stage.status, stage.status.padEnd(6))}  ${flow}`);
-    lines.push(`${indent}${paint('dim', `rule: ${stage.rule}`)}`);
-    if (stage.note !== '') lines.push(`${indent}note: ${stage.note}`);
+    lines.push(`${indent}${paint('dim', `rule: ${shown(stage.rule)}`)}`);
+    if (stage.note !== '') lines.push(`${indent}note: ${shown(stage.note)}`);
   });
   lines.push('');
   const verdictStyle = result.verdict === 'inside' ? 'pass' : 'refuse';
   const decided = result.code ? ` (${result.code} at ${result.stage})` : ` (at ${result.stage})`;
   lines.push(`${paint('bold', 'verdict')} ${paint(verdictStyle, result.verdict.toUpperCase())}${decided}`);
-  lines.push(`${paint('bold', 'reason')}  ${result.reason}`);
-  if (result.path !== null) lines.push(`${paint('bold', 'path')}    ${result.path}`);
+  lines.push(`${paint('bold', 'reason')}  ${shown(result.reason)}`);
+  if (result.path !== null) lines.push(`${paint('bold', 'path')}    ${shown(result.path)}`);
   if (result.nearMisses.length > 0) {
     lines.push('', paint('bold', 'Did you mean:'));
     const whyWidth = Math.max(...result.nearMisses.map((miss) => miss.why.length));
     for (const miss of result.nearMisses) {
-      const where = miss.workspace !== undefined ? ` (in workspace ${miss.workspace})` : '';
-      lines.push(`  ${miss.why.padEnd(whyWidth)}  ${miss.uri}${where}`);
+      const where = miss.workspace !== undefined ? ` (in workspace ${shown(miss.workspace)})` : '';
+      // A name in another Unicode form looks the same: its code points say how it differs.
+      const differs = result.path === null ? undefined : lookalikeNote(result.path, miss.path);
+      lines.push(`  ${miss.why.padEnd(whyWidth)}  ${shown(miss.uri)}${where}${differs === undefined ? '' : `  (${differs})`}`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -57,6 +71,7 @@ const KIND_HEADINGS: Record<FindingKind, string> = {
   'link-loop': 'links whose chain loops',
   unreadable: 'what could not be listed or examined',
   'not-portable': 'names Windows or macOS cannot hold, or would read as another name',
+  'hidden-characters': 'names holding characters that do not show, or that reorder the text around them (bidi controls): on screen they read as other names',
   'case-twins': 'names in one folder that differ only by case',
   'unicode-twins': 'NFC and NFD spellings of one name in one folder',
   'hard-link': 'files with more than one name (hard links): reading one reads the others',
@@ -74,7 +89,7 @@ export function renderAudit(root: string, report: AuditReport, options: { readon
   const count = (n: number) => n.toLocaleString('en-US');
   const relative = (entry: string) => path.relative(report.rootPath, entry) || '.';
   const lines: string[] = [];
-  lines.push(`${bold('audit')} ${visible(root)}${root === report.rootPath ? '' : ` = ${visible(report.rootPath)}`}`);
+  lines.push(`${bold('audit')} ${shown(root)}${root === report.rootPath ? '' : ` = ${shown(report.rootPath)}`}`);
   lines.push(`${bold('scanned')} ${count(report.scanned)} entries, links not followed`);
   if (report.truncated) lines.push(`${bold('stopped')} at --max-entries ${count(report.scanned)}: the rest was not examined`);
 
@@ -90,14 +105,14 @@ export function renderAudit(root: string, report: AuditReport, options: { readon
       else stores.set(store, (stores.get(store) ?? 0) + 1);
     }
     for (const [store, files] of stores) {
-      lines.push(`  ${visible(store)}/ ${count(files)} file${files === 1 ? '' : 's'}: a package store such as pnpm's links its files on purpose`);
+      lines.push(`  ${shown(store)}/ ${count(files)} file${files === 1 ? '' : 's'}: a package store such as pnpm's links its files on purpose`);
     }
     for (const finding of listed.slice(0, SHOWN_PER_KIND)) {
-      const name = relative(finding.path);
+      const entry = relative(finding.path);
       // A trailing or leading space would be invisible unquoted.
-      const shown = /^\s|\s$/.test(name) ? JSON.stringify(name) : name;
-      lines.push(`  ${visible(shown)}${finding.target !== undefined ? ` -> ${visible(finding.target)}` : ''}`);
-      lines.push(`      ${visible(finding.detail)}`);
+      const name = /^\s|\s$/.test(entry) ? JSON.stringify(entry) : entry;
+      lines.push(`  ${shown(name)}${finding.target !== undefined ? ` -> ${shown(finding.target)}` : ''}`);
+      lines.push(`      ${shown(finding.detail)}`);
     }
     if (listed.length > SHOWN_PER_KIND) lines.push(`  ... and ${count(listed.length - SHOWN_PER_KIND)} more (--json lists every finding)`);
   }
@@ -119,9 +134,4 @@ function storeOf(relativePath: string): string | undefined {
   const names = relativePath.split(path.sep);
   const at = names.indexOf('node_modules');
   return at >= 0 && at < names.length - 1 ? names.slice(0, at + 1).join(path.sep) : undefined;
-}
-
-/** Control characters (C0, DEL, C1) as escapes: a name may hold ESC, and a report must not drive the terminal. */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

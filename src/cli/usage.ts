@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { PLATFORMS, policyFromFlags, type Platform, type Policy, type PolicyFlags } from '../core/index.js';
+import { PLATFORMS, policyFromFlags, visible, type Platform, type Policy, type PolicyFlags } from '../core/index.js';
 
 /** A mistake in how the command was called: exit 2 with the message and a pointer to --help. */
 export class UsageError extends Error {}
@@ -10,6 +10,14 @@ export interface Io {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Prints one JSON object on one line. Hidden characters are written as JSON escapes too, which a
+ * reader decodes to the same text: the line is exact, and cannot drive a terminal either.
+ */
+export function writeJson(io: Io, body: unknown): void {
+  io.stdout.write(`${visible(JSON.stringify(body))}\n`);
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -18,6 +18,7 @@ export const REFUSAL_CODES: Readonly<Record<RefusalCode, { readonly stage: Stage
   ERR_SYMLINK_LOOP: { stage: 'realpath', meaning: 'a link loop' },
   ERR_SYMLINK_DANGLING: { stage: 'realpath', meaning: 'a link to nothing (a dangling link that points outside is an escape)' },
   ERR_PERMISSION: { stage: 'realpath', meaning: 'the filesystem would not let the path be resolved' },
+  ERR_NAME_TOO_LONG: { stage: 'realpath', meaning: 'a name, or the whole path, is longer than the filesystem allows (ENAMETOOLONG)' },
   ERR_OUTSIDE: { stage: 'containment', meaning: 'the path is outside the root' },
   ERR_NOT_GRANTED: { stage: 'server', meaning: 'the named workspace was not granted' },
   ERR_READ_ONLY: { stage: 'server', meaning: 'a write to a read-only grant' },

@@ -7,4 +7,5 @@ export { isInside } from './containment.js';
 export { splitAbsolute, joinSplit, type SplitPath } from './paths.js';
 export { comparisonKey, describeComparison, type Comparison } from './stages/casePolicy.js';
 export { REFUSAL_CODES } from './codes.js';
+export { visible, quoted, quotedIfHidden, shownParts, hiddenCharacters, isBidiControl, codePoints, lookalikeParts, lookalikeNote, spelledOut, LONG_NAME, type ShownPart } from './visible.js';
 export { policyFromFlags, CASE_POLICIES, SYMLINK_POLICIES, type PolicyFlags } from './policy.js';

@@ -1,4 +1,5 @@
 import type { Policy } from './types.js';
+import { quoted } from './visible.js';
 
 export const CASE_POLICIES: readonly Policy['case'][] = ['auto', 'sensitive', 'insensitive'];
 export const SYMLINK_POLICIES: readonly Policy['symlinks'][] = ['contain', 'refuse'];
@@ -18,13 +19,13 @@ export function policyFromFlags(flags: PolicyFlags): { readonly policy: Partial<
   if (flags['allow-unc']) policy.unc = 'allow';
   if (flags.case !== undefined) {
     if (!(CASE_POLICIES as readonly string[]).includes(flags.case)) {
-      return { error: `--case must be one of ${CASE_POLICIES.join(', ')}; got ${JSON.stringify(flags.case)}` };
+      return { error: `--case must be one of ${CASE_POLICIES.join(', ')}; got ${quoted(flags.case)}` };
     }
     policy.case = flags.case as Policy['case'];
   }
   if (flags.symlinks !== undefined) {
     if (!(SYMLINK_POLICIES as readonly string[]).includes(flags.symlinks)) {
-      return { error: `--symlinks must be one of ${SYMLINK_POLICIES.join(', ')}; got ${JSON.stringify(flags.symlinks)}` };
+      return { error: `--symlinks must be one of ${SYMLINK_POLICIES.join(', ')}; got ${quoted(flags.symlinks)}` };
     }
     policy.symlinks = flags.symlinks as Policy['symlinks'];
   }

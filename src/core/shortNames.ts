@@ -4,6 +4,7 @@ import type { StageContext, StageOutcome } from './stage.js';
 import { comparisonKey, type Compared, type Comparison } from './stages/casePolicy.js';
 import type { Realised, RootReal } from './stages/realpath.js';
 import type { FileSystemPort, Platform, StageResult } from './types.js';
+import { quoted } from './visible.js';
 
 /**
  * 8.3 short names (Win32 naming rules): on a volume that keeps them, `PROGRA~1` opens
@@ -76,7 +77,7 @@ function towardsRoot(
       if (!asked.has(path)) asked.set(path, fs.longName!(path));
       const long = asked.get(path);
       if (long === null || long === undefined || comparisonKey(long, comparison) !== ours) {
-        unmatched.set(names[i]!, (unmatched.get(names[i]!) ?? new Set()).add(JSON.stringify(ref.names[i]!)));
+        unmatched.set(names[i]!, (unmatched.get(names[i]!) ?? new Set()).add(quoted(ref.names[i]!)));
         break;
       }
       renamed.push({ short: names[i]!, long });
@@ -99,7 +100,7 @@ function annotated<T>(outcome: StageOutcome<T>, notes: readonly string[], output
   return { ...outcome, result };
 }
 
-const renamedNote = ({ short, long }: Renamed) => `8.3 short name ${JSON.stringify(short)} is ${JSON.stringify(long)} on disk: compared by its long name`;
+const renamedNote = ({ short, long }: Renamed) => `8.3 short name ${quoted(short)} is ${quoted(long)} on disk: compared by its long name`;
 
 /**
  * Runs the realpath stage so that it compares long names on a Windows host: short names that
@@ -116,7 +117,7 @@ export function withLongNames(
   if (ctx.platform !== 'win32') return realpathStage(compared);
   const fs = ctx.fs;
   if (!fs || !fs.longName || !root) {
-    const shortLooking = compared.split.names.filter(mayBeShortName).map((name) => JSON.stringify(name));
+    const shortLooking = compared.split.names.filter(mayBeShortName).map((name) => quoted(name));
     const why = fs ? 'this filesystem cannot tell long names' : 'simulated, so nothing is looked up';
     const notes =
       shortLooking.length === 0
@@ -131,7 +132,7 @@ export function withLongNames(
   const notes = [
     ...lexical.renamed.map(renamedNote),
     // The same words whether the name is another entry or none: nothing about the outside is told.
-    ...lexical.unmatched.map(({ name, roots }) => `${JSON.stringify(name)} may be an 8.3 short name: asked only whether it is the root's ${roots}, which it is not, so it is compared as written`),
+    ...lexical.unmatched.map(({ name, roots }) => `${quoted(name)} may be an 8.3 short name: asked only whether it is the root's ${roots}, which it is not, so it is compared as written`),
   ];
   const named = lexical.renamed.length > 0 ? { ...compared, split: lexical.split, path: joinSplit(lexical.split, ctx.platform) } : compared;
   const outcome = realpathStage(named);

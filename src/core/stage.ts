@@ -54,8 +54,3 @@ export function refused<T>(
   const result: StageResult = { stage, status: 'refuse', input: fields.input, output: detail.landed ?? null, rule: fields.rule, note: joinNotes(fields.notes) };
   return { ok: false, result, code, reason, links: detail.links, landed: detail.landed };
 }
-
-/** Shows invisible characters so a note or reason can name them. */
-export function visible(text: string): string {
-  return JSON.stringify(text);
-}

@@ -10,6 +10,7 @@ import { parse } from './stages/parse.js';
 import { realpath } from './stages/realpath.js';
 import { refusals } from './stages/refusals.js';
 import type { EntryKind, LinkHop, NearMiss, RefusalCode, StageName, StageResult, Trace, Verdict } from './types.js';
+import { quoted, visible } from './visible.js';
 
 export interface TraceOptions extends PrepareOptions {
   /** Follow a link at the last name (default). False for operations on the link itself: delete, rename, write. */
@@ -67,7 +68,7 @@ export const NO_NEAR_MISSES: readonly NearMiss[] = Object.freeze([]);
 /** Traces against a root prepared once (the server prepares each granted root at start-up). */
 export function traceAgainst(root: PreparedRoot, input: string, options: { readonly followFinal?: boolean } = {}): Trace {
   if (!root.ok) {
-    const reason = `The root ${JSON.stringify(root.input)} is refused at ${root.stage}: ${root.reason}`;
+    const reason = `The root ${quoted(root.input)} is refused at ${root.stage}: ${root.reason}`;
     return makeTrace(root, input, [], 'refused', 'root', root.code, reason, null, NO_LINKS, null);
   }
   const ctx = root.requestCtx;
@@ -101,6 +102,6 @@ export function traceAgainst(root: PreparedRoot, input: string, options: { reado
   const { real, kind, links } = realised.value;
   const path = real ? joinSplit(real, ctx.platform) : lexicalPath;
   if (!contained.ok) return makeTrace(root, input, stages, verdictFor(contained.code), 'containment', contained.code, contained.reason, path, links, kind);
-  const reason = `${path} is inside the workspace root ${root.realPath ?? root.path}.`;
+  const reason = `${visible(path)} is inside the workspace root ${visible(root.realPath ?? root.path)}.`;
   return makeTrace(root, input, stages, 'inside', 'containment', null, reason, path, links, kind);
 }

@@ -29,6 +29,7 @@ export type RefusalCode =
   | 'ERR_SYMLINK_LOOP'
   | 'ERR_SYMLINK_DANGLING'
   | 'ERR_PERMISSION'
+  | 'ERR_NAME_TOO_LONG'
   | 'ERR_OUTSIDE'
   | 'ERR_NOT_GRANTED'
   | 'ERR_READ_ONLY'

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuditReport, Finding } from '../audit/audit.js';
-import { rootToPath } from '../core/index.js';
+import { rootToPath, visible } from '../core/index.js';
 import { hostPlatform, realPathOr } from '../host/node.js';
 import type { AuditSummary } from '../shared/messages.js';
 import { SECTION } from './settings.js';
@@ -23,15 +23,12 @@ function asShown(entry: string, rootReal: string, rootShown: string): string {
   return entry.startsWith(base) ? path.join(rootShown, entry.slice(base.length)) : entry;
 }
 
-/** "U+0063 U+0061 U+0066 U+00E9": twins look alike, their code points do not. */
-export function codePoints(name: string): string {
-  return Array.from(name, (char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
-}
-
-/** A finding's message in Problems: its detail, and for twins the code points of this entry's name. */
-export function diagnosticMessage(finding: Pick<Finding, 'kind' | 'path' | 'detail'>): string {
-  if (finding.kind !== 'case-twins' && finding.kind !== 'unicode-twins') return finding.detail;
-  return `${finding.detail} This entry's name is ${codePoints(path.basename(finding.path))}.`;
+/**
+ * A finding's message in Problems: its detail (which names the code points where twins differ),
+ * escaped as every view shows text from the disk.
+ */
+export function diagnosticMessage(finding: Pick<Finding, 'detail'>): string {
+  return visible(finding.detail, { shorten: true });
 }
 
 /** A folder or a link: an editor cannot show it, so the Explorer does. */
@@ -228,7 +225,9 @@ export class WorkspaceAuditor implements vscode.Disposable {
       if (cancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Audit cancelled: the last results stay in the Problems panel.'));
       return;
     }
-    const parts = written.map((summary) => {
+    const parts = written.map((given) => {
+      // A folder's name and an error's path come from the disk: escaped, as every view shows them.
+      const summary = { ...given, label: visible(given.label), error: given.error === null ? null : visible(given.error, { shorten: true }) };
       if (summary.error !== null) return vscode.l10n.t('{0}: {1}', summary.label, summary.error);
       const scanned = summary.scanned.toLocaleString();
       // Whole sentences, one per case, so a translation never has to assemble English fragments.

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { visible } from '../core/index.js';
 import type { RefusalEntry } from '../shared/messages.js';
 import { RECENT_REFUSALS, type RefusalFeed } from './refusalFeed.js';
 import { SECTION } from './settings.js';
@@ -38,8 +39,8 @@ export class RefusalStatus implements vscode.Disposable {
   private announce(newest: RefusalEntry, count: number): void {
     const show = vscode.l10n.t('Show');
     const what = newest.event === 'not-found'
-      ? vscode.l10n.t("The agent's {0} found nothing at {1}: {2}", newest.tool, newest.input, newest.reason)
-      : vscode.l10n.t("The agent's {0} was refused ({1} at {2}): {3}", newest.tool, newest.code, newest.stage, newest.input);
+      ? vscode.l10n.t("The agent's {0} found nothing at {1}: {2}", newest.tool, visible(newest.input, { shorten: true }), visible(newest.reason, { shorten: true }))
+      : vscode.l10n.t("The agent's {0} was refused ({1} at {2}): {3}", newest.tool, newest.code, newest.stage, visible(newest.input, { shorten: true }));
     const text = count > 1 ? vscode.l10n.t('{0} (and {1} more)', what, count - 1) : what;
     void vscode.window.showInformationMessage(text, show).then((chosen) => {
       if (chosen === show) this.showEntry(newest);

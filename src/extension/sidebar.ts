@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { visible } from '../core/index.js';
 import type { ProtectionLayer, RefusalEntry, RootChoice } from '../shared/messages.js';
 import type { RefusalFeed } from './refusalFeed.js';
 
@@ -93,9 +94,9 @@ class ServerTree implements vscode.TreeDataProvider<Node> {
 function refusalItem(entry: RefusalEntry): vscode.TreeItem {
   const notFound = entry.event === 'not-found';
   const item = new vscode.TreeItem(`${entry.tool} ${notFound ? vscode.l10n.t('not found') : entry.code}`);
-  item.description = entry.input;
+  item.description = visible(entry.input, { shorten: true });
   const time = new Date(entry.time);
-  item.tooltip = new vscode.MarkdownString().appendText(`${Number.isNaN(time.getTime()) ? entry.time : time.toLocaleString()}\n${entry.reason}`);
+  item.tooltip = new vscode.MarkdownString().appendText(`${Number.isNaN(time.getTime()) ? entry.time : time.toLocaleString()}\n${visible(entry.reason)}`);
   item.iconPath = new vscode.ThemeIcon(notFound ? 'question' : 'error');
   item.command = { title: vscode.l10n.t('Trace in the Inspector'), command: 'boundaryInspector.showRefusal', arguments: [entry] };
   return item;

@@ -19,6 +19,23 @@ declare const document: any;
 declare const getComputedStyle: any;
 
 const UPDATE_SCREENSHOT = process.env['UPDATE_SCREENSHOT'] === '1';
+const FORGED_TARGET = '/root/.ssh/id_rsa\u001b[2K\n> containment pass inside\u202eexe.txt\u200b';
+/** What draws a line, drives a terminal or hides text, apart from the layout's own line breaks and tabs. */
+const HIDDEN_SOURCE = '(?![\\n\\t])[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]';
+
+/** What a copy of the selection puts on the clipboard, through the page's own copy handling. */
+async function copied(frame: Frame, selector: string): Promise<string> {
+  return frame.evaluate((target: string) => {
+    const selection = document.getSelection();
+    selection.removeAllRanges();
+    const range = document.createRange();
+    range.selectNodeContents(document.querySelector(target));
+    selection.addRange(range);
+    const data = new (globalThis as any).DataTransfer();
+    document.dispatchEvent(new (globalThis as any).ClipboardEvent('copy', { clipboardData: data, bubbles: true, cancelable: true }));
+    return data.getData('text/plain') || selection.toString();
+  }, selector);
+}
 
 let base: string;
 let workspace: string;
@@ -45,6 +62,11 @@ before(async () => {
   symlinkSync('nowhere', path.join(workspace, 'dangling'));
   writeFileSync(path.join(workspace, 'Plan.md'), '');
   writeFileSync(path.join(workspace, 'plan.md'), '');
+  // A link whose target would draw a line of its own and turn the text after it around, and a
+  // folder in NFD beside which an NFC spelling is asked for.
+  symlinkSync(FORGED_TARGET, path.join(workspace, 'forged'));
+  mkdirSync(path.join(workspace, 'cafe\u0301'));
+  writeFileSync(path.join(workspace, 'cafe\u0301', 'menu.md'), '');
   session = await connect('v2', { args: ['--workspace', fileUri(workspace)] });
   host = await openViewHost((name, args) => session.call(name, args));
 });
@@ -233,6 +255,55 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     const frame = host.frame();
     await host.show(args, result);
     await frame.waitForFunction(() => document.querySelector('.view-status')?.textContent?.includes('ERR_NOT_GRANTED') ?? false, undefined, { timeout: 10_000 });
+  });
+
+  test('a link target holding ESC, LF and U+202E: drawn as marked escapes, never raw; copying takes the real text', async () => {
+    await host.load(html);
+    const frame = host.frame();
+    const { args, result, structured } = await explain('forged');
+    assert.equal(structured.code, 'ERR_SYMLINK_ESCAPE');
+    await host.show(args, result);
+    await waitForTrace(frame, 'forged', 'outside');
+    const page = await frame.evaluate((source: string) => {
+      const found = new RegExp(source, 'u').exec(document.body.innerText);
+      return { raw: found?.[0] ?? null, escapes: Array.from(document.querySelectorAll('.shown-hidden')).map((span: any) => span.textContent) };
+    }, HIDDEN_SOURCE);
+    assert.equal(page.raw, null, 'nothing hidden is drawn as it is');
+    for (const escape of ['\\u001b', '\\u000a', '\\u202e', '\\u200b']) assert.ok(page.escapes.includes(escape), `${escape} is a marked escape: ${JSON.stringify(page.escapes)}`);
+    const note = await copied(frame, '.stages tr[data-stage="realpath"] td.note');
+    assert.ok(note.includes('"/root/.ssh/id_rsa\\u001b[2K\\n> containment pass inside\\u202eexe.txt\\u200b"'), `the note quotes the target as the core wrote it: ${JSON.stringify(note)}`);
+    assert.ok((await copied(frame, '.verdict-facts')).includes(FORGED_TARGET), 'copying the link fact takes the real target');
+    await host.screenshot(screenshotPath('app-view-hidden.png'));
+  });
+
+  test('a 2,000-character name: ERR_NAME_TOO_LONG, each cell cuts the name to its ends, the whole on hover and in a copy', async () => {
+    const name = 'n'.repeat(2000);
+    const { args, result, structured } = await explain(name);
+    assert.equal(structured.code, 'ERR_NAME_TOO_LONG');
+    await host.load(html);
+    const frame = host.frame();
+    await host.show(args, result);
+    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['code'] === 'ERR_NAME_TOO_LONG', undefined, { timeout: 10_000 });
+    const cell = await frame.evaluate(() => {
+      const input = document.querySelector('.stages tr[data-stage="parse"] td.path');
+      return { shown: input.textContent.length, title: input.title, longest: Math.max(...Array.from(document.querySelectorAll('.stages td, .verdict p, .verdict dd')).map((node: any) => node.textContent.length)) };
+    });
+    assert.ok(cell.shown < 150, `the parse row shows ${cell.shown} characters`);
+    assert.ok(cell.longest < 600, `no cell or line of the verdict shows the whole name: ${cell.longest}`);
+    assert.equal(cell.title, name, 'the whole on hover');
+    assert.equal(await copied(frame, '.stages tr[data-stage="parse"] td.path'), name);
+    await host.screenshot(screenshotPath('app-view-long-name.png'));
+  });
+
+  test('an NFC name asked for, its NFD twin there: the suggestion names the code points that differ', async () => {
+    const { args, result, structured } = await explain('caf\u00e9/menu.md');
+    assert.deepEqual(structured.nearMisses.map((miss: { why: string }) => miss.why), ['unicode']);
+    await host.load(html);
+    const frame = host.frame();
+    await host.show(args, result);
+    await frame.waitForFunction(() => document.querySelectorAll('.near-miss').length === 1, undefined, { timeout: 10_000 });
+    const differs = await frame.evaluate(() => document.querySelector('.near-miss-differs')?.textContent);
+    assert.equal(differs, '"e\u0301" (U+0065 U+0301) here, "\u00e9" (U+00E9) in the input');
   });
 
   test('the view loaded nothing from anywhere: every request the page made was its own document', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { auditWorkspace, portabilityRules, type AuditReport, type Finding } from '../../src/audit/audit.js';
-import { isRoot, makeFixture, NFC, NFD, type Fixture } from './fixture.js';
+import { HIDDEN_NAMES, isRoot, makeFixture, NFC, NFD, type Fixture } from './fixture.js';
 
 let fixture: Fixture;
 let report: AuditReport;
@@ -66,9 +66,25 @@ describe('audit: names', () => {
     assert.match(found('case-twins', 'readme.md').detail, /"README\.md"/);
   });
 
-  test('unicode twins: the NFC and the NFD spelling', () => {
-    assert.match(found('unicode-twins', `names/${NFC}`).detail, /\(NFD\)/);
-    assert.match(found('unicode-twins', `names/${NFD}`).detail, /\(NFC\)/);
+  test('unicode twins: the NFC and the NFD spelling, and the code points where they differ', () => {
+    assert.match(found('unicode-twins', `names/${NFC}`).detail, /\(NFD\) in another Unicode form in this folder \("\u00e9" \(U\+00E9\) in this name, "e\u0301" \(U\+0065 U\+0301\) in the other\)/u);
+    assert.match(found('unicode-twins', `names/${NFD}`).detail, /\(NFC\) in another Unicode form in this folder \("e\u0301" \(U\+0065 U\+0301\) in this name, "\u00e9" \(U\+00E9\) in the other\)/u);
+  });
+
+  test('case twins that look alike name their code points; ones that differ visibly do not', (context) => {
+    if (!fixture.caseSensitive) return context.skip('this disk folds case');
+    assert.match(found('case-twins', 'kelvin/\u212a.txt').detail, /\("\u212a" \(U\+212A\) in this name, "k" \(U\+006B\) in the other\)/u);
+    assert.doesNotMatch(found('case-twins', 'README.md').detail, /U\+/);
+  });
+
+  test('hidden characters: bidi controls, zero-width, separators and DEL, each named and escaped', () => {
+    const override = found('hidden-characters', `hidden/${HIDDEN_NAMES[0]}`).detail;
+    assert.match(override, /^This name holds U\+202E, which do not show on screen, or reorder the text shown around them \(bidi controls\)/);
+    assert.ok(override.includes('"invoice\\u202etxt.exe"'), override);
+    assert.equal(/[\p{Cc}\p{Cf}\p{Zl}]/u.test(override), false, 'the detail itself holds none');
+    assert.match(found('hidden-characters', `hidden/${HIDDEN_NAMES[1]}`).detail, /^This name holds U\+200B, which do not show on screen: /);
+    assert.match(found('hidden-characters', `hidden/${HIDDEN_NAMES[2]}`).detail, /U\+2028/);
+    assert.match(found('hidden-characters', `hidden/${HIDDEN_NAMES[3]}`).detail, /U\+007F/);
   });
 
   // [name, a word the detail must hold]
@@ -147,6 +163,8 @@ describe('audit: the report', () => {
       ...(fixture.caseSensitive ? ['case-twins README.md', 'case-twins readme.md'] : []),
       `unicode-twins names/${NFC}`,
       `unicode-twins names/${NFD}`,
+      ...(fixture.caseSensitive ? ['case-twins kelvin/\u212a.txt', 'case-twins kelvin/k.txt'] : []),
+      ...HIDDEN_NAMES.map((name) => `hidden-characters hidden/${name}`),
       ...['CON.txt', 'aux', 'name.', 'name ', 'a:b', 'a?b', 'ctl\u0001'].map((name) => `not-portable portable/${name}`),
       'hard-link hard.txt',
       'hard-link twice-a.txt',

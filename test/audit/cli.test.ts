@@ -12,7 +12,7 @@ import { isRoot, makeFixture, type Fixture } from './fixture.js';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const cliPath = path.join(repoRoot, 'dist', 'cli.js');
-const KINDS = ['link-escapes', 'link-dangling', 'link-loop', 'case-twins', 'unicode-twins', 'not-portable', 'hard-link', 'unreadable'];
+const KINDS = ['link-escapes', 'link-dangling', 'link-loop', 'case-twins', 'unicode-twins', 'not-portable', 'hidden-characters', 'hard-link', 'unreadable'];
 const LINK_KINDS_WITH_TARGET = ['link-escapes', 'link-dangling'];
 
 interface Run {
@@ -175,6 +175,10 @@ describe('audit: the text report', () => {
     assert.match(result.stdout, /^link-escapes \(4\): /m);
     assert.match(result.stdout, /^link-loop \(2\): /m);
     assert.match(result.stdout, /^not-portable \(7\): /m);
+    // Names that would reorder or hide text on screen: listed, and escaped.
+    assert.match(result.stdout, /^hidden-characters \(4\): /m);
+    assert.ok(result.stdout.includes('hidden/invoice\\u202etxt.exe'), result.stdout);
+    assert.equal(/(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.exec(result.stdout), null, 'nothing in the report drives the terminal');
     assert.match(result.stdout, /^hard-link \(3\): /m);
     assert.match(result.stdout, /^ {2}escape-abs -> .*secret\.txt$/m);
     assert.match(result.stdout, /^\d+ findings: \d+ link-escapes, /m);

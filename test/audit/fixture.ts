@@ -7,6 +7,8 @@ import * as path from 'node:path';
 
 export const NFC = 'caf\u00e9';
 export const NFD = 'cafe\u0301';
+/** Names that read as others on screen: a bidi override (Trojan Source), a zero-width space, a line separator, DEL. */
+export const HIDDEN_NAMES = ['invoice\u202etxt.exe', 'zero\u200bwidth.md', 'line\u2028break', 'del\u007f'];
 
 export interface Fixture {
   /** Holds `ws`, `clean` and `outside`. */
@@ -79,6 +81,9 @@ export function makeFixture(): Fixture {
   write(path.join(ws, 'names', NFC));
   write(path.join(ws, 'names', NFD));
   for (const name of ['CON.txt', 'aux', 'name.', 'name ', 'a:b', 'a?b', 'ctl\u0001']) write(path.join(ws, 'portable', name));
+  for (const name of HIDDEN_NAMES) write(path.join(ws, 'hidden', name));
+  // KELVIN SIGN and a Latin k: case twins that look alike.
+  if (caseSensitive) for (const name of ['\u212a.txt', 'k.txt']) write(path.join(ws, 'kelvin', name));
   fs.linkSync(path.join(outside, 'shared.txt'), path.join(ws, 'hard.txt'));
   // Two names, both inside: still a hard link, and said to be all inside.
   write(path.join(ws, 'twice-a.txt'));

@@ -558,6 +558,16 @@ describe('trace: near misses ("Did you mean")', () => {
     assert.equal(lines[heading + 1], `  case  ${uri('ws', 'docs', 'README.md')}`);
   });
 
+  test('a name in the other Unicode form: the line names the code points that differ', { skip: HOST !== 'linux' && 'needs a filesystem that keeps NFC and NFD apart' }, () => {
+    fs.mkdirSync(path.join(ws, 'cafe\u0301'));
+    fs.writeFileSync(path.join(ws, 'cafe\u0301', 'menu.md'), 'menu\n');
+    const lines = run(['trace', 'caf\u00e9/menu.md', '--root', ws]).stdout.split('\n');
+    assert.equal(
+      lines[lines.indexOf('Did you mean:') + 1],
+      `  unicode  ${uri('ws', 'cafe\u0301', 'menu.md')}  ("e\u0301" (U+0065 U+0301) here, "\u00e9" (U+00E9) in the input)`,
+    );
+  });
+
   test('a fragment that cut a name: refused, and the encoded spelling offered', () => {
     const input = `${uri('ws')}/a#b.txt`;
     const { status, body } = runJson(['trace', input, '--root', ws]);
@@ -578,6 +588,122 @@ describe('trace: near misses ("Did you mean")', () => {
       assert.deepEqual(body.nearMisses, [], args.join(' '));
       assert.ok(!run(args).stdout.includes('Did you mean'), args.join(' '));
     }
+  });
+});
+
+/**
+ * What a terminal must never be handed raw: controls other than the line feed the report ends
+ * its own lines with, format characters (bidi controls, zero-width ones), line and paragraph
+ * separators. Written here on its own, apart from the CLI's escaping, as the attacker sees it.
+ */
+const DRIVES_TERMINAL = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+function assertNothingDrivesTerminal(result: Run, what: string): void {
+  for (const [stream, text] of [['stdout', result.stdout], ['stderr', result.stderr]] as const) {
+    const found = DRIVES_TERMINAL.exec(text);
+    assert.equal(found, null, `${what}: ${stream} holds U+${found?.[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} raw:\n${JSON.stringify(text)}`);
+  }
+}
+
+/** The lines that begin with `verdict`: a report draws exactly one. */
+function verdictLines(text: string): string[] {
+  return text.split('\n').filter((line) => line.startsWith('verdict'));
+}
+
+describe('a report must not drive the terminal: text from the disk or the input is escaped', () => {
+  let dir = '';
+  let ws = '';
+  let canLink = true;
+  // Erases the real realpath row, draws a fake one and a fake verdict, then conceals the rest (SGR 8).
+  const forged =
+    '/root/.ssh/id_rsa\u001b[2K\u001b[1A\u001b[2K\r' +
+    '\n> containment  pass    inside\n\nverdict INSIDE (at containment)\nreason  it is inside the workspace\u001b[8m';
+
+  before(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-cli-forge-')));
+    ws = path.join(dir, 'ws');
+    fs.mkdirSync(ws);
+    try {
+      fs.symlinkSync(forged, path.join(ws, 'notes.md'));
+    } catch {
+      canLink = false;
+    }
+  });
+
+  after(() => {
+    if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("trace of a link whose target draws a fake verdict: escaped, and the one verdict line is the true one", (t) => {
+    if (!canLink) return t.skip('cannot create symlinks here');
+    const result = run(['trace', 'notes.md', '--root', ws]);
+    assert.equal(result.status, 3);
+    assertNothingDrivesTerminal(result, 'trace');
+    assert.deepEqual(verdictLines(result.stdout), ['verdict OUTSIDE (ERR_SYMLINK_ESCAPE at realpath)'], result.stdout);
+    // The target is still shown, escaped, where it was.
+    assert.ok(result.stdout.includes('/root/.ssh/id_rsa\\u001b[2K'), result.stdout);
+    // --json keeps the real text, and stays one line a terminal cannot be driven by.
+    const json = run(['trace', 'notes.md', '--root', ws, '--json']);
+    assertNothingDrivesTerminal(json, 'trace --json');
+    const body = JSON.parse(json.stdout) as { verdict: string; links: { target: string }[] };
+    assert.equal(body.verdict, 'outside');
+    assert.equal(body.links[0]!.target, forged);
+  });
+
+  test('trace of a file: URI whose escapes decode to ESC, CR, LF and U+202E: escaped at every stage after decode', () => {
+    const input = `${pathToFileURL(dir).href}/etc/passwd%0d%0averdict%20INSIDE%20(at%20containment)%1b%5b8m%e2%80%ae`;
+    const result = run(['trace', input, '--root', ws]);
+    assert.equal(result.status, 3);
+    assertNothingDrivesTerminal(result, 'trace');
+    assert.deepEqual(verdictLines(result.stdout), ['verdict OUTSIDE (ERR_OUTSIDE at containment)'], result.stdout);
+    assert.ok(result.stdout.includes('\\u000d\\u000averdict INSIDE'), result.stdout);
+    assert.ok(result.stdout.includes('\\u001b[8m\\u202e'), result.stdout);
+    const json = run(['trace', input, '--root', ws, '--json']);
+    assertNothingDrivesTerminal(json, 'trace --json');
+    assert.equal((JSON.parse(json.stdout) as { path: string }).path, path.join(dir, 'etc', 'passwd\r\nverdict INSIDE (at containment)\u001b[8m\u202e'));
+  });
+
+  test('root: a converted path holding decoded controls is escaped; --json keeps it exact', () => {
+    const uri = 'file:///srv/ws%1b%5b2J%e2%80%ae%e2%80%8b';
+    const result = run(['root', uri, '--platform', 'linux']);
+    assert.equal(result.status, 0);
+    assertNothingDrivesTerminal(result, 'root');
+    assert.equal(result.stdout, '/srv/ws\\u001b[2J\\u202e\\u200b\n');
+    const json = run(['root', uri, '--platform', 'linux', '--json']);
+    assertNothingDrivesTerminal(json, 'root --json');
+    assert.equal((JSON.parse(json.stdout) as { path: string }).path, '/srv/ws\u001b[2J\u202e\u200b');
+  });
+
+  test('usage errors that echo an argument escape it', () => {
+    for (const args of [
+      ['\u001b[2J\u202ecommand'],
+      ['trace', 'a', '--root', ws, '--\u001b[8mbogus'],
+      ['trace', 'a', '--root', ws, '--platform', 'plan9\u001b[8m\u2028'],
+      ['audit', '--root', `${ws}/missing\u001b[2K\r\u202e`],
+    ]) {
+      const result = run(args);
+      assertUsageError(result);
+      assertNothingDrivesTerminal(result, args.join(' '));
+    }
+  });
+
+  test('a 2,000-character name: ERR_NAME_TOO_LONG, each line cuts it to its ends; --json has it whole', () => {
+    const name = 'n'.repeat(2000);
+    const result = run(['trace', name, '--root', ws]);
+    assert.equal(result.status, 3);
+    assert.deepEqual(verdictLines(result.stdout), ['verdict REFUSED (ERR_NAME_TOO_LONG at realpath)'], result.stdout);
+    const longest = Math.max(...result.stdout.split('\n').map((line) => line.length));
+    assert.ok(longest < 400, `the longest line has ${longest} characters`);
+    assert.ok(result.stdout.includes(`${'n'.repeat(40)}…(1,920 characters)…${'n'.repeat(40)}`), result.stdout);
+    const body = JSON.parse(run(['trace', name, '--root', ws, '--json']).stdout) as { input: unknown; path: string };
+    assert.equal(body.path, path.join(ws, name));
+  });
+
+  test("serve's start-up errors that echo a path escape it", () => {
+    const result = run(['serve', '--workspace', `${ws}/missing\u001b[2K\r\u202e`, '--sandbox', 'off']);
+    assert.equal(result.status, 2, result.stderr);
+    assertNothingDrivesTerminal(result, 'serve');
+    assert.ok(result.stderr.includes('missing\\u001b[2K\\u000d\\u202e'), result.stderr);
   });
 });
 

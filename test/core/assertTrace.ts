@@ -12,6 +12,8 @@ export interface TraceRow {
   readonly code?: RefusalCode;
   readonly stage?: Trace['stage'];
   readonly path?: string;
+  /** What the reason must say (it leads with what the input is). */
+  readonly reason?: RegExp;
 }
 
 export function traceRow(row: TraceRow, fs?: FileSystemPort): Trace {
@@ -25,6 +27,7 @@ export function traceRow(row: TraceRow, fs?: FileSystemPort): Trace {
   assert.equal(result.code, row.code ?? null, context);
   if (row.stage) assert.equal(result.stage, row.stage, context);
   if (row.path !== undefined) assert.equal(result.path, row.path, context);
+  if (row.reason !== undefined) assert.match(result.reason, row.reason, context);
   if (result.verdict !== 'inside') {
     assert.ok(result.reason.length > 20, `${row.name}: a reason a person can act on`);
     const refusing = result.stages.at(-1);

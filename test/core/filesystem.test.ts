@@ -386,6 +386,36 @@ describe('permission failures (fake port)', () => {
   for (const row of rows) test(row.name, () => check(row));
 });
 
+// ENAMETOOLONG is the length of a name or a path, never a question of rights: a code of its own,
+// and a reason that does not send the person to the folder's permissions.
+describe('a name or a path too long for the filesystem', () => {
+  const longName = 'n'.repeat(2000);
+  test('a 2,000-character name: ERR_NAME_TOO_LONG at realpath, the name shortened in the reason', { skip: process.platform === 'win32' }, () => {
+    const t = traceRow({ name: 'long name', input: longName, verdict: 'refused', code: 'ERR_NAME_TOO_LONG', stage: 'realpath' });
+    check({ name: 'long name', input: longName, verdict: 'refused', code: 'ERR_NAME_TOO_LONG', stage: 'realpath' });
+    assert.match(t.reason, /^A name in the path is too long for the filesystem: "n{39}…\(1,922 characters\)…n{39}" is 2,000 bytes/);
+    assert.doesNotMatch(t.reason, /permission/);
+  });
+  test('a path too long with no name too long (PATH_MAX): ERR_NAME_TOO_LONG, the path named as too long', () => {
+    const port: FileSystemPort = {
+      lstat: (p: string): FsLookup => (p === at('ws', 'sub') ? { kind: 'error', errno: 'ENAMETOOLONG' } : nodeFileSystem.lstat(p)),
+      readlink: (p: string) => nodeFileSystem.readlink(p),
+    };
+    const t = traceRow({ name: 'long path', input: at('ws', 'sub', 'file.txt'), fs: port, verdict: 'refused', code: 'ERR_NAME_TOO_LONG', stage: 'realpath' });
+    assert.equal(t.code, 'ERR_NAME_TOO_LONG', t.reason);
+    assert.match(t.reason, /^The path is too long for the filesystem \(ENAMETOOLONG\)/);
+  });
+  test('any other errno is said as it is, and only EACCES and EPERM speak of permissions', () => {
+    const failing = (errno: string): FileSystemPort => ({
+      lstat: (p: string): FsLookup => (p === at('ws', 'sub') ? { kind: 'error', errno } : nodeFileSystem.lstat(p)),
+      readlink: (p: string) => nodeFileSystem.readlink(p),
+    });
+    const reason = (errno: string) => traceRow({ name: errno, input: at('ws', 'sub', 'file.txt'), fs: failing(errno), verdict: 'refused', code: 'ERR_PERMISSION', stage: 'realpath' }).reason;
+    assert.match(reason('EACCES'), /\(EACCES\); check its folder's permissions\.$/);
+    assert.match(reason('EIO'), /\(EIO\)\.$/);
+  });
+});
+
 describe('the stages of an inside trace', () => {
   const inputs = [
     at('ws', 'sub', 'file.txt'),
@@ -409,7 +439,7 @@ describe('the stages of an inside trace', () => {
     const t = trace(at('ws', 'inner', 'file.txt'), WS, { platform: 'linux', fs: nodeFileSystem });
     const realpathRow = t.stages.find((s) => s.stage === 'realpath');
     assert.equal(realpathRow?.status, 'note');
-    assert.match(realpathRow?.note ?? '', /inner -> sub/);
+    assert.match(realpathRow?.note ?? '', /inner -> "sub"/);
     assert.equal(realpathRow?.output, at('ws', 'sub', 'file.txt'));
   });
 

@@ -145,6 +145,8 @@ const streamRows: readonly TraceRow[] = [
   { name: 'index allocation stream, relative', input: '.\\ro::$INDEX_ALLOCATION\\x.txt', root: WIN_ROOT, verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER', stage: 'refusals' },
   // bare, it reads as a URI with the scheme "ro": refused as such, the scheme being first in the table
   { name: 'index allocation stream, bare: a scheme', input: 'ro::$INDEX_ALLOCATION\\x.txt', root: WIN_ROOT, verdict: 'refused', code: 'ERR_SCHEME' },
+  // a file's stream, bare: the reason says first that it is a stream, then that it parses as a scheme
+  { name: 'a bare stream is said to be a stream first', input: 'hello.txt:secret', root: WIN_ROOT, verdict: 'refused', code: 'ERR_SCHEME', reason: /^"hello\.txt:secret" names an NTFS stream of "hello\.txt" .* and read as a URI it has the scheme "hello\.txt": neither is served\./ },
   // in a URI
   { name: 'index allocation stream in a URI', input: 'file:///C:/Users/dev/app/ro::$INDEX_ALLOCATION/x.txt', root: WIN_ROOT, verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER' },
   // in a URI, colons percent-encoded

@@ -38,7 +38,7 @@ const rows: readonly TraceRow[] = [
   // refusals: a raw backslash the parser would turn into "/"
   { name: 'raw backslash in a URI', input: 'file:///srv/ws/..\\..\\etc', root: ROOT, verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER' },
   // refusals: a relative name with a colon reads as a scheme; "./" makes it a path
-  { name: 'colon name as a scheme', input: 'notes:draft.md', root: ROOT, verdict: 'refused', code: 'ERR_SCHEME' },
+  { name: 'colon name as a scheme', input: 'notes:draft.md', root: ROOT, verdict: 'refused', code: 'ERR_SCHEME', reason: /^"notes:draft\.md" is read as a URI with the scheme "notes" .* write "\.\/notes:draft\.md"\.$/ },
   { name: 'colon name as a path', input: './notes:draft.md', root: ROOT, verdict: 'inside', path: '/srv/ws/notes:draft.md' },
   // decode: not UTF-8
   { name: 'invalid UTF-8', input: 'file:///srv/ws/%C3%28', root: ROOT, verdict: 'refused', code: 'ERR_BAD_ENCODING', stage: 'decode' },
@@ -61,6 +61,14 @@ const rows: readonly TraceRow[] = [
   // case: an explicit policy overrides the platform
   { name: 'insensitive on linux', input: '/srv/WS/a', root: ROOT, policy: { case: 'insensitive' }, verdict: 'inside' },
   { name: 'sensitive on win32', input: 'C:\\WS\\a', root: 'C:\\ws', platform: 'win32', policy: { case: 'sensitive' }, verdict: 'outside', code: 'ERR_OUTSIDE' },
+  // containment: each reason leads with the plain fact, then where the two paths part
+  { name: 'outside: another folder', input: '/etc/passwd', root: 'file:///tmp/notes', verdict: 'outside', code: 'ERR_OUTSIDE', reason: /^\/etc\/passwd is not under the workspace root \/tmp\/notes: after \/, the path goes into "etc", the root into "tmp"\. / },
+  { name: 'outside: a sibling whose name starts with the root\'s', input: '/tmp/notes-evil/a', root: 'file:///tmp/notes', verdict: 'outside', code: 'ERR_OUTSIDE', reason: /^\/tmp\/notes-evil\/a is not under the workspace root \/tmp\/notes: after \/tmp, the path goes into "notes-evil", the root into "notes": / },
+  { name: 'outside: above the root', input: '/tmp', root: 'file:///tmp/notes', verdict: 'outside', code: 'ERR_OUTSIDE', reason: /^\/tmp is not under the workspace root \/tmp\/notes: it is a folder above the root\. / },
+  { name: 'outside: another case', input: '/tmp/Notes/a', root: 'file:///tmp/notes', verdict: 'outside', code: 'ERR_OUTSIDE', reason: /^\/tmp\/Notes\/a is not under the workspace root \/tmp\/notes: after \/tmp, the path goes into "Notes", the root into "notes": they differ only in case/ },
+  { name: 'outside: another drive', input: 'D:\\x', root: 'C:\\ws', platform: 'win32', verdict: 'outside', code: 'ERR_OUTSIDE', reason: /^D:\\x is not under the workspace root C:\\ws: it is on D:\\, the root on C:\\\. / },
+  // containment: NFC and NFD look the same, so the code points that differ are named
+  { name: 'outside: another Unicode form', input: '/tmp/cafe\u0301/a', root: 'file:///tmp/caf%C3%A9', verdict: 'outside', code: 'ERR_OUTSIDE', reason: /the same name in another Unicode form \("e\u0301" \(U\+0065 U\+0301\) in the path, "\u00e9" \(U\+00E9\) in the root\)/u },
 ];
 
 describe('stage rules', () => {

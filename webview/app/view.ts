@@ -13,7 +13,7 @@ import { TRACE_FACTS_META_KEY, type TraceFacts } from '../../src/shared/appView.
 import type { AuditFinding, AuditSummary, Trace } from '../../src/shared/messages.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS } from '../../src/shared/operations.js';
 import { REFUSAL_META_KEY } from '../../src/shared/runOnServer.js';
-import { el, renderAudits, renderTrace, suggestionOf, testCaseRow, type NearMiss, type TraceParts } from '../render.js';
+import { appendShown, el, keepRealTextOnCopy, renderAudits, renderTrace, suggestionOf, testCaseRow, type NearMiss, type TraceParts } from '../render.js';
 import { ViewBridge, type ToolResult } from './bridge.js';
 
 declare const PACKAGE_VERSION: string;
@@ -136,6 +136,7 @@ page.append(status, auditPart, tracePart);
 document.body.append(page);
 
 const parts: TraceParts = { verdict, near, nearList, stages, bytes };
+keepRealTextOnCopy(document);
 
 // ------------------------------------------------------------------------------ state
 
@@ -144,8 +145,10 @@ let args: Record<string, unknown> = {};
 let shown: Trace | null = null;
 let shownTool: string = DEFAULT_TOOL;
 
+/** A message, often with the server's words or a path in it: drawn as every text from the disk is. */
 function showStatus(message: string): void {
-  status.textContent = message;
+  status.replaceChildren();
+  appendShown(status, message);
   status.hidden = message === '';
 }
 

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import { auditWorkspace, DEFAULT_MAX_ENTRIES, type AuditProgress, type AuditReport } from '../../audit/audit.js';
-import { rootToPath, type Platform } from '../../core/index.js';
+import { rootToPath, visible, type Platform } from '../../core/index.js';
 import { realPathOr } from '../../host/node.js';
-import { renderAudit, visible } from '../render.js';
-import { EXIT, parseCommand, UsageError, type Io } from '../usage.js';
+import { renderAudit } from '../render.js';
+import { EXIT, parseCommand, UsageError, writeJson, type Io } from '../usage.js';
 
 export const auditHelp = `Usage: boundary-inspector audit --root <uri-or-path> [options]
 
@@ -18,17 +18,20 @@ Options:
   -h, --help            show this help
 
 Findings:
-  link-escapes   a link whose chain leads outside the root (target: where it first does)
-  link-dangling  a link whose chain ends at nothing (target: the missing path)
-  link-loop      a link whose chain loops, or passes more than 40 links
-  unreadable     a folder that cannot be listed, or an entry that cannot be examined
-  not-portable   a name Windows or macOS cannot hold or would alias: a device name (CON,
-                 aux.txt), a trailing dot or space, < > : " | ? * \\, a control character,
-                 bytes that are not UTF-8
-  case-twins     names in one folder that differ only by case
-  unicode-twins  NFC and NFD spellings of one name in one folder
-  hard-link      a file with more than one name: its other names may lie outside, and
-                 reading it reads them (package stores such as pnpm's do this on purpose)
+  link-escapes       a link whose chain leads outside the root (target: where it first does)
+  link-dangling      a link whose chain ends at nothing (target: the missing path)
+  link-loop          a link whose chain loops, or passes more than 40 links
+  unreadable         a folder that cannot be listed, or an entry that cannot be examined
+  not-portable       a name Windows or macOS cannot hold or would alias: a device name (CON,
+                     aux.txt), a trailing dot or space, < > : " | ? * \\, a control
+                     character, bytes that are not UTF-8
+  hidden-characters  a name holding characters that do not show or that reorder the text
+                     around them: bidi controls (U+202E, Trojan Source), zero-width and other
+                     invisible characters, line separators, DEL and C1 controls
+  case-twins         names in one folder that differ only by case
+  unicode-twins      NFC and NFD spellings of one name in one folder
+  hard-link          a file with more than one name: its other names may lie outside, and
+                     reading it reads them (package stores such as pnpm's do this on purpose)
 
 Exit status: 0 nothing found, 3 findings, 2 usage error. A walk stopped by --max-entries
 reports "truncated": true and judges only the entries examined.
@@ -62,7 +65,7 @@ export function runAudit(args: readonly string[], io: Io, host: Platform): numbe
   return auditWorkspace(rootPath, { maxEntries, ...(progress ? { onProgress: progress.update } : {}) })
     .finally(() => progress?.done())
     .then((report) => {
-      if (values.json) io.stdout.write(`${JSON.stringify(auditJson(root, report))}\n`);
+      if (values.json) writeJson(io, auditJson(root, report));
       else io.stdout.write(renderAudit(root, report, { color: Boolean(io.stdout.isTTY) && !('NO_COLOR' in io.env) }));
       return report.findings.length > 0 ? EXIT.findings : EXIT.ok;
     });

@@ -1,5 +1,5 @@
-import { rootToPath, type Platform } from '../../core/index.js';
-import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, type Io } from '../usage.js';
+import { rootToPath, visible, type Platform } from '../../core/index.js';
+import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, writeJson, type Io } from '../usage.js';
 
 export const rootHelp = `Usage: boundary-inspector root <uri> [options]
 
@@ -30,11 +30,11 @@ export function runRoot(args: readonly string[], io: Io, host: Platform): number
     const body = converted.ok
       ? { ok: true, path: converted.path }
       : { ok: false, code: converted.code, stage: converted.stage, reason: converted.reason };
-    io.stdout.write(`${JSON.stringify(body)}\n`);
+    writeJson(io, body);
   } else if (converted.ok) {
-    io.stdout.write(`${converted.path}\n`);
+    io.stdout.write(`${visible(converted.path)}\n`);
   } else {
-    io.stderr.write(`refused at ${converted.stage} (${converted.code}): ${converted.reason}\n`);
+    io.stderr.write(`refused at ${converted.stage} (${converted.code}): ${visible(converted.reason)}\n`);
   }
   return converted.ok ? EXIT.ok : EXIT.refused;
 }

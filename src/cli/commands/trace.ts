@@ -2,7 +2,7 @@ import { prepareRoot, traceAgainst, withNearMisses, type Platform, type Trace } 
 import { nodeFileSystem } from '../../host/node.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
 import { renderTrace } from '../render.js';
-import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, UsageError, type Io } from '../usage.js';
+import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, UsageError, writeJson, type Io } from '../usage.js';
 
 /** Words joined into lines of at most `width`, each after `indent`. */
 function wrapped(words: readonly string[], width: number, indent: string): string {
@@ -112,7 +112,7 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
   // One root only: no other workspace to point to, so near misses come from the disk alone; and
   // no grant, so no read-only rule.
   const result = withNearMisses(traceAgainst(root, positionals[0]!, { followFinal }), root);
-  if (values.json) io.stdout.write(`${JSON.stringify(traceJson(result, tool))}\n`);
+  if (values.json) writeJson(io, traceJson(result, tool));
   else io.stdout.write(renderTrace(result, { color: Boolean(io.stdout.isTTY) && !('NO_COLOR' in io.env), operation: { tool, acts } }));
   return result.verdict === 'inside' ? EXIT.ok : EXIT.refused;
 }

@@ -2,6 +2,7 @@ import { isAscii, joinNames, toNfc, type SplitPath } from '../paths.js';
 import { passed, type StageContext, type StageOutcome } from '../stage.js';
 import type { FileSystemPort, Platform } from '../types.js';
 import type { Normalised } from './normalise.js';
+import { quoted } from '../visible.js';
 
 /** How two names are compared. Fold only where the filesystem itself treats the names as one. */
 export interface Comparison {
@@ -72,7 +73,7 @@ function probe(
     const same = alt.kind !== 'missing' && alt.kind !== 'error' && alt.dev === seen.dev && alt.ino === seen.ino;
     return {
       folds: same,
-      evidence: `probe: ${JSON.stringify(original)} and ${JSON.stringify(swapped)} ${same ? 'are the same entry' : 'are not the same entry'}`,
+      evidence: `probe: ${quoted(original)} and ${quoted(swapped)} ${same ? 'are the same entry' : 'are not the same entry'}`,
     };
   }
   return undefined;

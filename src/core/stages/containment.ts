@@ -1,37 +1,46 @@
 import { firstDifference } from '../containment.js';
-import { joinSplit, normalisationForm, type SplitPath } from '../paths.js';
+import { joinNames, joinSplit, normalisationForm, type SplitPath } from '../paths.js';
 import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
 import type { Realised } from './realpath.js';
+import { lookalikeParts, quoted, spelledOut, visible } from '../visible.js';
 
 export interface RootPaths {
   readonly lexical: SplitPath;
   readonly real: SplitPath | null;
 }
 
-/** Names the form and bytes of a name, for names that look alike on screen. */
-function unicodeForm(name: string): string {
+/** The form and bytes of a name, for names that look alike on screen. */
+function formAndBytes(name: string): string {
   const form = normalisationForm(name) ?? 'mixed form';
   return `${form}, ${new TextEncoder().encode(name).length} bytes`;
 }
 
+/**
+ * Why a path is outside: first the plain fact (it is not under the root), then where the two
+ * part, in words: another drive, above the root, or the first name each goes on into.
+ */
 function describeOutside(root: SplitPath, target: SplitPath, index: number, ctx: StageContext): string {
-  const rootPath = joinSplit(root, ctx.platform);
-  const targetPath = joinSplit(target, ctx.platform);
+  const rootPath = visible(joinSplit(root, ctx.platform));
+  const targetPath = visible(joinSplit(target, ctx.platform));
   let why: string;
-  if (index === -1) why = `it is on ${target.prefix}, the root on ${root.prefix}`;
-  else if (index >= target.names.length) why = 'it is above the root';
+  if (index === -1) why = `it is on ${visible(target.prefix)}, the root on ${visible(root.prefix)}`;
+  else if (index >= target.names.length) why = 'it is a folder above the root';
   else {
     const theirs = target.names[index]!;
     const ours = root.names[index]!;
+    const goes = `after ${visible(joinNames(root.prefix, root.names.slice(0, index), ctx.platform))}, the path goes into ${quoted(theirs)}`;
     if (theirs.normalize('NFC') === ours.normalize('NFC')) {
-      why = `its name ${JSON.stringify(theirs)} (${unicodeForm(theirs)}) is the root's ${JSON.stringify(ours)} (${unicodeForm(ours)}) in another Unicode form, and this filesystem keeps the two apart`;
+      const [mine, rootsOwn] = lookalikeParts(theirs, ours)!;
+      why =
+        `${goes} (${formAndBytes(theirs)}), the root into ${quoted(ours)} (${formAndBytes(ours)}): the same name in another Unicode form ` +
+        `(${spelledOut(mine)} in the path, ${spelledOut(rootsOwn)} in the root), which this filesystem keeps apart`;
     } else if (theirs.toLowerCase() === ours.toLowerCase()) {
-      why = `its name ${JSON.stringify(theirs)} differs from the root's ${JSON.stringify(ours)} only in case, and case matters on this filesystem`;
+      why = `${goes}, the root into ${quoted(ours)}: they differ only in case, and case matters on this filesystem`;
     } else if (theirs.startsWith(ours)) {
-      why = `its name ${JSON.stringify(theirs)} only starts with the root's ${JSON.stringify(ours)}: a shared text prefix is not containment`;
-    } else why = `its name ${JSON.stringify(theirs)} is not the root's ${JSON.stringify(ours)}`;
+      why = `${goes}, the root into ${quoted(ours)}: a name that only starts with the root's is another folder (a shared text prefix is not containment)`;
+    } else why = `${goes}, the root into ${quoted(ours)}`;
   }
-  return `${targetPath} is outside the workspace root ${rootPath}: ${why}. Use a path inside ${rootPath}, or name the workspace that holds it.`;
+  return `${targetPath} is not under the workspace root ${rootPath}: ${why}. Use a path inside ${rootPath}, or name the workspace that holds it.`;
 }
 
 /**

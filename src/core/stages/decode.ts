@@ -3,6 +3,7 @@ import { MALFORMED_ESCAPE, percentDecode } from '../percent.js';
 import { passed, refused, skipped, type StageContext, type StageOutcome } from '../stage.js';
 import { namesUncServer, uncServer } from '../uncHost.js';
 import { classifyPath, type Parsed, type PathKind } from './parse.js';
+import { quoted } from '../visible.js';
 
 /** A path in the platform's own spelling, decoded exactly once. Nothing after this stage decodes. */
 export interface Decoded {
@@ -56,7 +57,7 @@ export function decode(parsed: Parsed, ctx: StageContext): StageOutcome<Decoded>
       }
       path = `\\\\${server}${backslashed}`;
       if (server !== parsed.url.hostname) {
-        notes.push(`the UNC host is taken as the client wrote it, decoded once: ${JSON.stringify(server)}, not the parser's ${JSON.stringify(parsed.url.hostname)}`);
+        notes.push(`the UNC host is taken as the client wrote it, decoded once: ${quoted(server)}, not the parser's ${quoted(parsed.url.hostname)}`);
       }
     } else if (/^\/[A-Za-z]:/.test(decoded)) path = backslashed.slice(1);
     else path = backslashed;

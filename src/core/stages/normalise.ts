@@ -1,6 +1,7 @@
 import { joinSplit, separator, type SplitPath } from '../paths.js';
 import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
 import type { Decoded } from './decode.js';
+import { visible } from '../visible.js';
 
 export interface Normalised {
   readonly path: string;
@@ -37,7 +38,7 @@ function resolveNames(prefix: string, base: readonly string[], rest: string, ctx
     names.push(name);
   }
   if (trimmed) notes.push('trailing dots or spaces of a name dropped, as Windows does when it opens a file');
-  if (climbedAboveTop) notes.push(`".." above ${prefix} stays at ${prefix}`);
+  if (climbedAboveTop) notes.push(`".." above ${visible(prefix)} stays at ${visible(prefix)}`);
   return { prefix, names };
 }
 

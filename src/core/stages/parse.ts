@@ -1,5 +1,6 @@
 import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
 import { isReservedDeviceName } from '../win32Names.js';
+import { quoted, visible } from '../visible.js';
 
 export type PathKind = 'absolute' | 'relative' | 'drive' | 'drive-relative' | 'rooted' | 'unc' | 'device';
 
@@ -38,7 +39,7 @@ export function classifyPath(raw: string, platform: StageContext['platform']): P
 function parserRewrites(raw: string, url: URL, rawAuthority: string | null): string[] {
   const notes: string[] = [];
   if (rawAuthority !== null && rawAuthority !== '' && url.host === '') {
-    notes.push(`the parser emptied the host ${JSON.stringify(rawAuthority)} (WHATWG URL: "localhost" is the empty host)`);
+    notes.push(`the parser emptied the host ${quoted(rawAuthority)} (WHATWG URL: "localhost" is the empty host)`);
   }
   if (raw.includes('?') && url.search === '') notes.push('the parser dropped an empty query "?"');
   if (raw.includes('#') && url.hash === '') notes.push('the parser dropped an empty fragment "#"');
@@ -51,7 +52,7 @@ function parserRewrites(raw: string, url: URL, rawAuthority: string | null): str
   if (dotSegment.test(rawPath)) {
     notes.push('the parser resolved dot segments (".", "..", or encoded as "%2e") before any check (WHATWG URL)');
   }
-  if (url.href !== raw && notes.length === 0) notes.push(`the parser rewrote the URI as ${url.href}`);
+  if (url.href !== raw && notes.length === 0) notes.push(`the parser rewrote the URI as ${visible(url.href)}`);
   return notes;
 }
 
@@ -73,7 +74,7 @@ export function parse(raw: string, ctx: StageContext): StageOutcome<Parsed> {
         'parse',
         { input: raw, rule },
         'ERR_PARSE',
-        `${JSON.stringify(raw)} looks like a URI but the URL parser rejects it; a file URI looks like file:///path/to/file.`,
+        `${quoted(raw)} looks like a URI but the URL parser rejects it; a file URI looks like file:///path/to/file.`,
       );
     }
     const authority = AUTHORITY.exec(raw);

@@ -3,6 +3,7 @@ import { joinNames, joinSplit, splitAbsolute, type SplitPath } from '../paths.js
 import { passed, refused, skipped, type StageContext, type StageOutcome } from '../stage.js';
 import type { EntryKind, FileSystemPort, LinkHop, Platform, RefusalCode } from '../types.js';
 import { classifyPath } from './parse.js';
+import { quoted, visible } from '../visible.js';
 import type { Compared, Comparison } from './casePolicy.js';
 
 /** Linux's MAXSYMLINKS: more hops than this in one resolution is taken as a loop. */
@@ -71,6 +72,28 @@ function splitLinkTarget(target: string, platform: Platform): { absolute: SplitP
   return { absolute: null, names };
 }
 
+/** What most filesystems hold in one name, in bytes (NAME_MAX on Linux and macOS, 255 UTF-16 units on NTFS). */
+const USUAL_NAME_MAX = 255;
+
+/**
+ * A lookup the filesystem refused. ENAMETOOLONG is a name (or the whole path) too long, never a
+ * question of rights; EACCES and EPERM are rights; any other errno is said as it is.
+ */
+function lookupFailure(errno: string, what: string, whose: string, names: readonly string[]): Omit<ResolveFailure, 'links'> {
+  if (errno === 'ENAMETOOLONG') {
+    const bytes = (name: string) => new TextEncoder().encode(name).length;
+    const longest = names.reduce((a, b) => (bytes(b) > bytes(a) ? b : a), '');
+    const reason =
+      bytes(longest) > USUAL_NAME_MAX
+        ? `A name in the path is too long for the filesystem: ${visible(quoted(longest), { shorten: true })} is ${bytes(longest).toLocaleString('en-US')} bytes, ` +
+          `and most filesystems hold at most ${USUAL_NAME_MAX} in one name (ENAMETOOLONG). Shorten the name.`
+        : `The path is too long for the filesystem (ENAMETOOLONG), though no name in it is longer than ${USUAL_NAME_MAX} bytes. Shorten the names along it.`;
+    return { code: 'ERR_NAME_TOO_LONG', reason };
+  }
+  const rights = errno === 'EACCES' || errno === 'EPERM' ? `; check ${whose} permissions` : '';
+  return { code: 'ERR_PERMISSION', reason: `The filesystem would not let ${what} (${errno})${rights}.` };
+}
+
 /**
  * Resolves symbolic links name by name, recording every hop. For a path that does not exist yet
  * the deepest existing ancestor is resolved and the rest appended lexically. Only the port is
@@ -113,8 +136,8 @@ export function resolveReal(
           ok: false,
           code: escapes ? 'ERR_SYMLINK_ESCAPE' : 'ERR_SYMLINK_DANGLING',
           reason: escapes
-            ? `The link ${hop.link} points to ${hop.target}, which does not exist and lies outside the workspace.`
-            : `The link ${hop.link} points to ${hop.target}, which does not exist. Fix or remove the link.`,
+            ? `The link ${visible(hop.link)} points to ${quoted(hop.target)}, which does not exist and lies outside the workspace.`
+            : `The link ${visible(hop.link)} points to ${quoted(hop.target)}, which does not exist. Fix or remove the link.`,
           links,
           landed,
         };
@@ -124,14 +147,7 @@ export function resolveReal(
       names = candidateNames;
       continue;
     }
-    if (look.kind === 'error') {
-      return {
-        ok: false,
-        code: 'ERR_PERMISSION',
-        reason: `The filesystem would not let ${candidate} be looked up (${look.errno}); check its folder's permissions.`,
-        links,
-      };
-    }
+    if (look.kind === 'error') return { ok: false, ...lookupFailure(look.errno, `${visible(candidate)} be looked up`, "its folder's", candidateNames), links };
     if (look.kind === 'symlink' && (queue.length > 0 || options.followFinal)) {
       const judged = options.judgeLink?.(candidate, { prefix, names: candidateNames });
       if (judged) return { ok: false, ...judged, links };
@@ -139,22 +155,15 @@ export function resolveReal(
         return {
           ok: false,
           code: 'ERR_SYMLINK_LOOP',
-          reason: `Resolving ${joinSplit(start, platform)} followed more than ${MAX_LINK_HOPS} links (a loop: ${links
+          reason: `Resolving ${visible(joinSplit(start, platform))} followed more than ${MAX_LINK_HOPS} links (a loop: ${links
             .slice(0, 3)
-            .map((hop) => `${hop.link} -> ${hop.target}`)
+            .map(linkNote)
             .join(', ')}, ...). Break the loop.`,
           links,
         };
       }
       const read = fs.readlink(candidate);
-      if (!read.ok) {
-        return {
-          ok: false,
-          code: 'ERR_PERMISSION',
-          reason: `The link ${candidate} could not be read (${read.errno}); check its permissions.`,
-          links,
-        };
-      }
+      if (!read.ok) return { ok: false, ...lookupFailure(read.errno, `the link ${visible(candidate)} be read`, 'its', candidateNames), links };
       const hop = { link: candidate, target: read.target };
       links.push(hop);
       const target = splitLinkTarget(read.target, platform);
@@ -241,16 +250,21 @@ export function chainRules(root: SplitPath, comparison: Comparison) {
       belowRoot(link) && !isInside(root, landing, comparison)
         ? {
             code: 'ERR_SYMLINK_ESCAPE',
-            reason: `The link ${hop.link} points to ${JSON.stringify(hop.target)}, which leads outside the workspace. Use a path whose links stay inside the workspace.`,
+            reason: `The link ${visible(hop.link)} points to ${quoted(hop.target)}, which leads outside the workspace. Use a path whose links stay inside the workspace.`,
           }
         : undefined,
     landsInside: (landed: SplitPath) => isInside(root, landed, comparison),
   };
 }
 
+/** A hop as a note says it: the link's target quoted, as its text is the link's own. */
+function linkNote(hop: LinkHop): string {
+  return `${visible(hop.link)} -> ${quoted(hop.target)}`;
+}
+
 function realNotes({ links, kind, existingAncestor }: Resolved, followFinal: boolean): string[] {
-  const notes = links.map((hop) => `${hop.link} -> ${hop.target}`);
-  if (existingAncestor !== undefined) notes.push(`does not exist yet: resolved up to ${existingAncestor}, the rest taken lexically`);
+  const notes = links.map(linkNote);
+  if (existingAncestor !== undefined) notes.push(`does not exist yet: resolved up to ${visible(existingAncestor)}, the rest taken lexically`);
   if (!followFinal && kind === 'symlink') notes.push('the last name is a link and is not followed: the link itself is the subject');
   return notes;
 }
@@ -303,7 +317,7 @@ export function realpath(
       ctx.policy.symlinks === 'refuse' && belowRoot(split)
         ? {
             code: 'ERR_SYMLINK_REFUSED',
-            reason: `${link} is a symbolic link below the root, and the symlink policy is refuse. Use the link's target directly, or set the symlink policy to contain.`,
+            reason: `${visible(link)} is a symbolic link below the root, and the symlink policy is refuse. Use the link's target directly, or set the symlink policy to contain.`,
           }
         : undefined,
     judgeTarget: chain.judgeTarget,
@@ -311,7 +325,7 @@ export function realpath(
   });
   if (!resolution.ok) {
     const landed = resolution.landed ? joinSplit(resolution.landed, ctx.platform) : undefined;
-    const notes = resolution.links.map((hop) => `${hop.link} -> ${hop.target}`);
+    const notes = resolution.links.map(linkNote);
     return refused('realpath', { input, rule: policyRule, notes }, resolution.code, resolution.reason, {
       links: resolution.links,
       ...(landed !== undefined ? { landed } : {}),
@@ -330,7 +344,7 @@ export function realpath(
       'realpath',
       { input, rule: policyRule, notes },
       'ERR_SYMLINK_ESCAPE',
-      `${first ? `The link ${first.link}` : 'A link'} leads outside the workspace ${joinSplit(root.real, ctx.platform)}. Use a path whose links stay inside the workspace.`,
+      `${first ? `The link ${visible(first.link)}` : 'A link'} leads outside the workspace ${visible(joinSplit(root.real, ctx.platform))}. Use a path whose links stay inside the workspace.`,
       { links },
     );
   }

@@ -1,8 +1,9 @@
-import { passed, refused, visible, type StageContext, type StageOutcome } from '../stage.js';
+import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
 import type { RefusalCode } from '../types.js';
 import { isDeviceNamespace, namesUncServer, uncServer } from '../uncHost.js';
 import { ambiguousTrailing, holdsStream, isReservedDeviceName, uriNames, win32Names } from '../win32Names.js';
 import type { Parsed } from './parse.js';
+import { quoted } from '../visible.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /**
@@ -27,13 +28,13 @@ interface Finding {
 
 /** Win32 naming rules: the device opens whatever follows its name (an extension, dots, spaces, a ":"). */
 function reservedReason(name: string): string {
-  return `${visible(name)} is a reserved Windows device name (an extension, trailing dots or spaces, or a ":" after it do not change that): it opens a device in any folder. Rename the file.`;
+  return `${quoted(name)} is a reserved Windows device name (an extension, trailing dots or spaces, or a ":" after it do not change that): it opens a device in any folder. Rename the file.`;
 }
 
 /** NTFS streams: `name:stream`, and `dir::$INDEX_ALLOCATION` for the folder `dir` itself. */
 function streamReason(name: string, where: string): string {
   return (
-    `In ${where}, the name ${visible(name)} holds a ":", which NTFS reads as a stream ("name:stream"; "ro::$INDEX_ALLOCATION\\x" writes into "ro"). ` +
+    `In ${where}, the name ${quoted(name)} holds a ":", which NTFS reads as a stream ("name:stream"; "ro::$INDEX_ALLOCATION\\x" writes into "ro"). ` +
     'Only the drive\'s own colon (C:) may appear in a Windows path; rename the file.'
   );
 }
@@ -41,8 +42,29 @@ function streamReason(name: string, where: string): string {
 /** Win32 trims trailing dots and spaces differently in a folder name and in the last name. */
 function trailingReason(name: string, where: string): string {
   return (
-    `In ${where}, the name ${visible(name)} ends in a dot or a space, which Windows drops from the last name of a path but keeps (or drops only in part) in a folder name, ` +
+    `In ${where}, the name ${quoted(name)} ends in a dot or a space, which Windows drops from the last name of a path but keeps (or drops only in part) in a folder name, ` +
     'so the same text can name two different entries. Write the name without its trailing dots and spaces.'
+  );
+}
+
+/**
+ * A scheme other than file. A name with a ":" in it (`hello.txt:secret`) parses as a URI too:
+ * the reason says first what the person most likely meant, an NTFS stream on Windows or a
+ * relative name elsewhere.
+ */
+function schemeReason(raw: string, protocol: string, win32: boolean): string {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]+:[^/]/.test(raw)) {
+    return `Only file: URIs name files on this machine, and this one is ${protocol}. Give a file: URI or a path.`;
+  }
+  if (win32) {
+    return (
+      `${quoted(raw)} names an NTFS stream of ${quoted(raw.slice(0, raw.indexOf(':')))} (on Windows a ":" after a name opens a stream of that file), ` +
+      `and read as a URI it has the scheme ${quoted(protocol.slice(0, -1))}: neither is served. Only the drive's own colon (C:) may appear in a Windows path; rename the file, or give a file: URI.`
+    );
+  }
+  return (
+    `${quoted(raw)} is read as a URI with the scheme ${quoted(protocol.slice(0, -1))} (it starts with letters and a ":"), and only file: URIs name files on this machine. ` +
+    `For a relative name holding ":", write ${quoted(`./${raw}`)}.`
   );
 }
 
@@ -61,18 +83,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     const { url, rawAuthority, pathname } = parsed;
     const protocol = url.protocol;
     if (protocol !== 'file:') {
-      findings.push({
-        code: 'ERR_SCHEME',
-        reason:
-          `Only file: URIs name files on this machine, and this one is ${protocol}. ` +
-          `Give a file: URI or a path` +
-          (!/^[A-Za-z][A-Za-z0-9+.-]+:[^/]/.test(raw)
-            ? ''
-            : win32
-              ? ' (on Windows a ":" in a name opens an NTFS stream, so no name may hold one)'
-              : ` (for a relative name containing ":", write ./${raw})`) +
-          '.',
-      });
+      findings.push({ code: 'ERR_SCHEME', reason: schemeReason(raw, protocol, win32) });
     }
     // Hosts, shares and devices are questions about file URIs; another scheme is refused as such.
     const isFile = protocol === 'file:';
@@ -93,7 +104,7 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
           code: 'ERR_HOST',
           reason: isLocalhost
             ? 'The URI names the host "localhost". RFC 8089 allows it, but this server refuses it so every file has one spelling: use file:///path (three slashes), or set the localhost policy to allow.'
-            : `The URI names the host ${visible(authority)}: a file URI with a host is not a local file. Use file:///path (three slashes, empty host).`,
+            : `The URI names the host ${quoted(authority)}: a file URI with a host is not a local file. Use file:///path (three slashes, empty host).`,
         });
       }
     }

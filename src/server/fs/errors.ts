@@ -1,4 +1,5 @@
 import type { BigIntStats } from 'node:fs';
+import { quotedIfHidden } from '../../core/index.js';
 
 /** The file at a checked path is no longer the one that was checked: nothing was done. */
 export class ChangedError extends Error {
@@ -35,7 +36,7 @@ export function fsError(code: string, message: string): NodeJS.ErrnoException {
 
 /** Nothing is at `path`, which the call needed: ENOENT under the path the agent knows. */
 export function notThere(path: string): NodeJS.ErrnoException {
-  return Object.assign(fsError('ENOENT', `${path} ${DESCRIPTIONS['ENOENT']}`), { display: true, path });
+  return Object.assign(fsError('ENOENT', `${quotedIfHidden(path)} ${DESCRIPTIONS['ENOENT']}`), { display: true, path });
 }
 
 export function errnoOf(error: unknown): string | undefined {
@@ -54,7 +55,7 @@ export function attempt<T>(display: string, call: () => T): T {
     const code = errnoOf(error);
     if (code === undefined || error instanceof ChangedError || (error as { display?: boolean }).display === true) throw error;
     const description = DESCRIPTIONS[code] ?? (error as Error).message.split(',')[0]!.replace(/^[A-Z]+:\s*/, '');
-    throw Object.assign(fsError(code, `${display} ${description}`), { display: true, path: display });
+    throw Object.assign(fsError(code, `${quotedIfHidden(display)} ${description}`), { display: true, path: display });
   }
 }
 

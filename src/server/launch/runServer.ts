@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
 import { hostPlatform, nodeFileSystem, realPathOr } from '../../host/node.js';
-import { isInside, splitAbsolute, type Platform } from '../../core/index.js';
+import { isInside, splitAbsolute, visible, type Platform } from '../../core/index.js';
 import { buildGrants, type Grant } from '../grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError } from './options.js';
 import { RefusalChannel, relayRefusals } from '../refusals/refusalChannel.js';
@@ -23,7 +23,8 @@ import { ListingMemory } from '../listingMemory.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
 import { useWriters, writerAliveHere } from '../fs/index.js';
 
-const log = (message: string) => process.stderr.write(`boundary-inspector: ${message}\n`);
+/** One line on stderr; a path it echoes may hold what would drive a terminal, so it is escaped. */
+const log = (message: string) => process.stderr.write(`boundary-inspector: ${visible(message)}\n`);
 
 function isDirectory(target: string): boolean {
   try {
@@ -113,7 +114,8 @@ export function runServer(args: readonly string[]): number | 'serving' {
     options = parseServeArgs(args);
   } catch (error) {
     if (!(error instanceof ServeUsageError)) throw error;
-    log(`${error.message}\nSee: boundary-inspector serve --help`);
+    log(error.message);
+    process.stderr.write('See: boundary-inspector serve --help\n');
     return 2;
   }
   if (options.help) {

@@ -1,6 +1,6 @@
 import { McpServer, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { rootToPath } from '../../core/index.js';
+import { rootToPath, visible } from '../../core/index.js';
 import { ChangedError } from '../fs/index.js';
 import { CallControl, type CallContext } from '../tools/callControl.js';
 import { heavyCalls, lightCalls } from './callGate.js';
@@ -41,7 +41,8 @@ function errorResult(error: unknown): CallToolResult {
   const code = (error as NodeJS.ErrnoException).code;
   const message = error instanceof ChangedError || !(error instanceof Error) ? String((error as Error).message ?? error) : error.message;
   // An errno message names the path, which may be as long as a message allows.
-  return { isError: true, content: [{ type: 'text', text: `Error${code ? ` (${code})` : ''}: ${truncated(message, MAX_ERROR_FIELD_CHARS)}` }] };
+  // One line of prose: a path it names may hold what would forge lines, so it is escaped.
+  return { isError: true, content: [{ type: 'text', text: `Error${code ? ` (${code})` : ''}: ${visible(truncated(message, MAX_ERROR_FIELD_CHARS))}` }] };
 }
 
 /**

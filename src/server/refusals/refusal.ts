@@ -58,6 +58,8 @@ export function nextStep(refusal: ServerRefusal): string {
       return 'Read the file again, then make the change against what it holds now.';
     case 'ERR_FILE_CHANGED':
       return 'Nothing of this change was kept. Read the file again and redo the change on what it holds now.';
+    case 'ERR_NAME_TOO_LONG':
+      return 'No entry can have that name here: the filesystem holds shorter names. Use a shorter name.';
     case 'ERR_OUTSIDE':
     case 'ERR_SYMLINK_ESCAPE':
       // The reason says already which path would be inside.

@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { RefusalCode, Trace } from '../../core/index.js';
+import { visible, type RefusalCode, type Trace } from '../../core/index.js';
 
 /** One line of the refusal log, opening with the tool that was refused. The extension's panel reads these. */
 export interface RefusalRecord {
@@ -61,7 +61,8 @@ export function boundedLine(given: RefusalRecord, maxBytes: number): string {
   for (const [max, keepTrace] of [[MAX_LOG_FIELD_CHARS, true], [MAX_LOG_FIELD_CHARS, false], [256, false], [32, false]] as const) {
     const cut = { any: false };
     const bounded = cutStrings(keepTrace ? record : { ...record, trace: null }, max, cut) as RefusalRecord;
-    const line = JSON.stringify(cut.any || !keepTrace ? { ...bounded, truncated: true } : bounded);
+    // Hidden characters as JSON escapes too: read back the same, and the line cannot drive a terminal or an editor.
+    const line = visible(JSON.stringify(cut.any || !keepTrace ? { ...bounded, truncated: true } : bounded));
     if (Buffer.byteLength(line) + 1 <= maxBytes) return `${line}\n`;
   }
   return `${JSON.stringify({ tool, ...(event !== undefined ? { event } : {}), time, workspaceUri: null, input: '', code, stage, reason: '', trace: null, truncated: true })}\n`;
@@ -145,7 +146,7 @@ export class RefusalLog {
   note(text: string): Promise<void> {
     if (this.sink === undefined) return Promise.resolve();
     const cut = { any: false };
-    return this.enqueue(`${JSON.stringify({ time: new Date().toISOString(), note: cutStrings(text, MAX_LOG_FIELD_CHARS, cut) })}\n`);
+    return this.enqueue(`${visible(JSON.stringify({ time: new Date().toISOString(), note: cutStrings(text, MAX_LOG_FIELD_CHARS, cut) }))}\n`);
   }
 
   private enqueue(line: string): Promise<void> {

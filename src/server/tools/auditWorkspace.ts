@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { auditWorkspace as runAudit, FINDING_KINDS, type Finding } from '../../audit/audit.js';
 import { AnswerBudget, DEFAULT_AUDIT_ENTRIES, jsonLength, MAX_AUDIT_ENTRIES } from '../limits.js';
 import { AUDIT_VIEW } from './appViews.js';
@@ -12,7 +13,7 @@ const findingSchema = z.object({
     .enum(FINDING_KINDS)
     .describe(
       'link-escapes (a link leading outside: every path through it is refused), link-dangling, link-loop, unreadable (a folder or entry that could not be examined), ' +
-        'not-portable (a name Windows or macOS cannot hold), case-twins and unicode-twins (names another platform takes as one), hard-link (a file with other names).',
+        'not-portable (a name Windows or macOS cannot hold), hidden-characters (a name holding bidi controls or invisible characters, which reads as another on screen), case-twins and unicode-twins (names another platform takes as one), hard-link (a file with other names).',
     ),
   path: z.string().describe('The entry\'s absolute path.'),
   detail: z.string().describe('What is wrong, and what to do about it.'),
@@ -32,7 +33,7 @@ function summary(scope: Scope, root: string, report: { scanned: number; truncate
     if (ofKind.length === 0) continue;
     lines.push(`${kind} (${ofKind.length}):`);
     for (const finding of ofKind.slice(0, SHOWN_PER_KIND)) {
-      const line = `  ${scope.relative(finding.path)}${finding.target !== undefined ? ` -> ${finding.target}` : ''}`;
+      const line = `  ${quotedIfHidden(scope.relative(finding.path))}${finding.target !== undefined ? ` -> ${quotedIfHidden(finding.target)}` : ''}`;
       if (!budget.take(jsonLength(line) + 2)) break;
       lines.push(line);
     }

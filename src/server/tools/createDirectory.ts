@@ -1,3 +1,4 @@
+import { quotedIfHidden } from '../../core/index.js';
 import { makeDirectories } from '../fs/index.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from './tool.js';
@@ -19,7 +20,7 @@ export const createDirectory = defineTool({
     if (!checked.ok) return refused(checked);
     const path = scope.relative(checked.path);
     const kind = checked.trace.kind;
-    if (kind === 'directory') return ok({ path, created: false }, `${path} already exists.`);
+    if (kind === 'directory') return ok({ path, created: false }, `${quotedIfHidden(path)} already exists.`);
     if (kind === 'symlink') {
       throw Object.assign(new Error(`${checked.path} is a link; create_directory does not follow links. Use the link's target, or delete the link first.`), {
         code: 'EEXIST',
@@ -34,6 +35,6 @@ export const createDirectory = defineTool({
     // opened instead (still idempotent), and a link that appeared stops the call.
     await scope.call.commitPoint();
     const created = makeDirectories(checked.target);
-    return ok({ path, created }, `${created ? 'Created' : 'Already exists:'} ${path}.`);
+    return ok({ path, created }, `${created ? 'Created' : 'Already exists:'} ${quotedIfHidden(path)}.`);
   },
 });

@@ -1,3 +1,4 @@
+import { quotedIfHidden } from '../../core/index.js';
 import { remove, notThere } from '../fs/index.js';
 import * as z from 'zod';
 import { defineTool, ok, pathField, refused } from './tool.js';
@@ -29,6 +30,6 @@ export const deletePath = defineTool({
     await scope.call.commitPoint();
     remove(checked.target, kind, recursive === true);
     scope.state.reads.forget(checked.path);
-    return ok({ path: scope.relative(checked.path), kind }, `Deleted ${kind} ${scope.relative(checked.path)}.`);
+    return ok({ path: scope.relative(checked.path), kind }, `Deleted ${kind} ${quotedIfHidden(scope.relative(checked.path))}.`);
   },
 });

@@ -1,5 +1,6 @@
 import { minimatch, Minimatch } from 'minimatch';
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { type EntryType } from '../fs/index.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_EXCLUDE_PATTERNS, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
@@ -115,7 +116,7 @@ export const directoryTree = defineTool({
     const addFolder = (name: string, depth: number, siblings: TreeNode[], note = ''): TreeNode[] => {
       const node: TreeNode = { name, type: 'directory', children: [] };
       siblings.push(node);
-      lines.push(`${'  '.repeat(depth - 1)}${name}/${note}`);
+      lines.push(`${'  '.repeat(depth - 1)}${quotedIfHidden(name)}/${note}`);
       return node.children!;
     };
     const call = scope.call;
@@ -151,7 +152,7 @@ export const directoryTree = defineTool({
           tooDeep = true;
           note = ` (${MAX_WALK_DEPTH} levels down: its entries are not listed)`;
         }
-        lines.push(`${'  '.repeat(entry.depth - 1)}${entry.name}${mark}${note}`);
+        lines.push(`${'  '.repeat(entry.depth - 1)}${quotedIfHidden(entry.name)}${mark}${note}`);
         return undefined;
       },
     });

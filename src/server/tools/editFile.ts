@@ -1,5 +1,6 @@
 import { formatPatch, structuredPatch } from 'diff';
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { contentBase, fsError, readFile, settleTemporaries, writeFile } from '../fs/index.js';
 import {
   formatBytes,
@@ -175,7 +176,7 @@ export const editFile = defineTool({
     let { bytes, stats } = readFile(checked.target, MAX_TEXT_BYTES);
     const since = changedSinceRead(scope, checked, { kind: 'present', stats });
     if (since) return refused(since);
-    const name = scope.relative(checked.path);
+    const name = quotedIfHidden(scope.relative(checked.path));
     // Another program's save landing meanwhile is kept: the edits are applied again to what it saved.
     for (let round = 0; ; round += 1) {
       const original = bytes.toString('utf8');

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { describe, entryTypeOf, notThere } from '../fs/index.js';
 import { defineTool, ok, pathField, refused } from './tool.js';
 import { entryTypeSchema } from './entries.js';
@@ -47,9 +48,9 @@ export const getFileInfo = defineTool({
       ...(linkTarget !== undefined ? { linkTarget } : {}),
     };
     const lines = [
-      `path: ${scope.relative(checked.path)}`,
+      `path: ${quotedIfHidden(scope.relative(checked.path))}`,
       `type: ${type}`,
-      ...(linkTarget !== undefined ? [`linkTarget: ${linkTarget}`] : []),
+      ...(linkTarget !== undefined ? [`linkTarget: ${quotedIfHidden(linkTarget)}`] : []),
       `size: ${size}`,
       `created: ${created ?? 'not recorded'}`,
       `modified: ${info.modified}`,

@@ -1,3 +1,4 @@
+import { quotedIfHidden } from '../../core/index.js';
 import { compareNames, entryTypeOf, openFolder, type EntryType } from '../fs/index.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
@@ -20,8 +21,8 @@ function textLines(listing: Listing): string[] {
     const names = listing[key];
     if (names.length === 0) continue;
     lines.push(`${heading} (${names.length}):`);
-    // One entry a line: a name holding a line break or another control character is written quoted.
-    for (const name of names) lines.push(/[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : name);
+    // One entry a line: a name holding a line break, a control, a bidi or another hidden character is written quoted.
+    for (const name of names) lines.push(quotedIfHidden(name));
   }
   return lines.length === 0 ? ['The folder is empty.'] : lines;
 }

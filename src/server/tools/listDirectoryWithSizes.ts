@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { compareNames, entryTypeOf, openFolder, type EntryType } from '../fs/index.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
@@ -77,7 +78,7 @@ export const listDirectoryWithSizes = defineTool({
     const totalFiles = files.length;
     const totalDirectories = entries.filter((entry) => entry.type === 'directory').length;
     const totalBytes = files.reduce((sum, entry) => sum + entry.size, 0);
-    const width = entries.reduce((widest, entry) => Math.max(widest, entry.name.length), 0);
+    const width = entries.reduce((widest, entry) => Math.max(widest, quotedIfHidden(entry.name).length), 0);
     // The totals are of every entry sized; a page holds what fits the answer's budget.
     const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let end = offset;
@@ -85,7 +86,7 @@ export const listDirectoryWithSizes = defineTool({
     const page = entries.slice(offset, end);
     const nextCursor = end < entries.length ? offsetCursor(end) : undefined;
     const lines = page.map(
-      (entry) => `${entryLabel(entry.type).padEnd(7)} ${entry.name.padEnd(width)}  ${entry.type === 'directory' ? '' : formatSize(entry.size)}`.trimEnd(),
+      (entry) => `${entryLabel(entry.type).padEnd(7)} ${quotedIfHidden(entry.name).padEnd(width)}  ${entry.type === 'directory' ? '' : formatSize(entry.size)}`.trimEnd(),
     );
     if (lines.length > 0) lines.push('');
     lines.push(`Total: ${totalFiles} files, ${totalDirectories} folders`, `Combined size of the files: ${formatSize(totalBytes)}`);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { destinationExists, move, notThere } from '../fs/index.js';
 import { defineTool, ok, refused, type CheckOptions } from './tool.js';
 
@@ -50,7 +51,7 @@ export const moveFile = defineTool({
     scope.state.reads.forget(from.path);
     return ok(
       { source: scope.relative(from.path), destination: scope.relative(to.path) },
-      `Moved ${scope.relative(from.path)} to ${scope.relative(to.path)}.`,
+      `Moved ${quotedIfHidden(scope.relative(from.path))} to ${quotedIfHidden(scope.relative(to.path))}.`,
     );
   },
 });

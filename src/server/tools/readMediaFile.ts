@@ -1,5 +1,6 @@
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { pathToUri } from '../../core/index.js';
 import { readFile } from '../fs/index.js';
 import { MAX_MEDIA_BYTES } from '../limits.js';
@@ -33,7 +34,7 @@ export const readMediaFile = defineTool({
         : { type: 'resource', resource: { uri, mimeType, blob: data } };
     return ok(
       { path: scope.relative(checked.path), mimeType, size: bytes.length },
-      `${scope.relative(checked.path)}: ${mimeType}, ${bytes.length} bytes.`,
+      `${quotedIfHidden(scope.relative(checked.path))}: ${mimeType}, ${bytes.length} bytes.`,
       [block],
     );
   },

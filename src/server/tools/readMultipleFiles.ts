@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { quotedIfHidden, visible } from '../../core/index.js';
 import { readRemembered } from './changes.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength } from '../limits.js';
 import { defineTool, ok, type Scope } from './tool.js';
@@ -50,11 +51,11 @@ function readSection(input: string, scope: Scope, budget: AnswerBudget): string 
   if (!checked.ok) {
     const { code, stage, reason } = checked.refusal;
     budget.take(entryBytes(input) + jsonLength(reason));
-    return `${input}: Refused (${code} at ${stage}): ${reason}`;
+    return `${quotedIfHidden(input)}: Refused (${code} at ${stage}): ${reason}`;
   }
   const fail = (code: string | undefined, error: string) => {
     budget.take(entryBytes(input) + jsonLength(error));
-    return `${input}: Error${code ? ` (${code})` : ''}: ${error}`;
+    return `${quotedIfHidden(input)}: Error${code ? ` (${code})` : ''}: ${visible(error)}`;
   };
   // Never read more than what is left: a file too large for the answer costs one fstat.
   const header = entryBytes(input);
@@ -75,5 +76,5 @@ function readSection(input: string, scope: Scope, budget: AnswerBudget): string 
   // Escapes can make the encoded text larger than the bytes read.
   const cost = jsonLength(content) + header;
   if (!budget.take(cost)) return cost - header <= whole && budget.spent > 0 ? undefined : fail('EFBIG', tooLarge);
-  return `${input}:\n${content}`;
+  return `${quotedIfHidden(input)}:\n${content}`;
 }

@@ -1,5 +1,6 @@
 import nodePath from 'node:path';
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
@@ -82,8 +83,8 @@ export const searchFiles = defineTool({
     });
     call.progress(result.examined, result.examined, `${result.examined} entries examined, ${found.length} matches`, true);
     const nextCursor = result.position !== undefined ? walkCursor(result.position) : undefined;
-    const lines = [...found];
-    if (lines.length === 0 && nextCursor === undefined) lines.push(`No match for ${pattern} under ${scope.relative(checked.path)}.`);
+    const lines = found.map(quotedIfHidden);
+    if (lines.length === 0 && nextCursor === undefined) lines.push(`No match for ${quotedIfHidden(pattern)} under ${quotedIfHidden(scope.relative(checked.path))}.`);
     if (nextCursor !== undefined) lines.push(`(more may follow: call again with cursor ${nextCursor})`);
     if (tooDeep) lines.push(`(folders ${MAX_WALK_DEPTH} levels down were not searched: search from deeper down)`);
     return ok(

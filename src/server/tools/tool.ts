@@ -1,6 +1,6 @@
 import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { isInside, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../../core/index.js';
+import { isInside, quoted, quotedIfHidden, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../../core/index.js';
 import { OPERATIONS, type Operation, type ToolName } from '../../shared/operations.js';
 import type { CallControl } from './callControl.js';
 import { readOnlyReason, workspacesBeside } from '../../shared/grants.js';
@@ -250,7 +250,7 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
       const trace = withNearMisses(asked.trace, grant.root, { otherWorkspaces: otherWorkspaces(state, grant) });
       const suggestions = trace.nearMisses.slice(0, MAX_SUGGESTED).map((miss) => (miss.why === 'workspace' ? miss.uri : relative(miss.path)));
       // Relative, as every path in a result is: the model named it that way.
-      const reason = `${relative(path)} does not exist${suggestions.length === 0 ? '' : `. Did you mean ${orList(suggestions)}?`}`;
+      const reason = `${quotedIfHidden(relative(path))} does not exist${suggestions.length === 0 ? '' : `. Did you mean ${orList(suggestions)}?`}`;
       void state.log.recordNotFound(tool, workspaceUri, asked.input, reason, trace);
       return Object.assign(fsError('ENOENT', reason), { display: true, path });
     },
@@ -268,9 +268,9 @@ const MAX_SUGGESTED = 3;
 /** Missing paths one call remembers for explaining (read_multiple_files checks many). */
 const MAX_EXPLAINED_MISSING = 64;
 
-/** "a, b or c", each quoted as JSON when it holds a space or a quote, so the list reads unambiguously. */
+/** "a, b or c", each quoted as JSON when it holds a space, a quote or a hidden character, so the list reads unambiguously. */
 function orList(items: readonly string[]): string {
-  const shown = items.map((item) => (/[\s"',]/.test(item) ? JSON.stringify(item) : item));
+  const shown = items.map((item) => (/[\s"',]/.test(item) ? quoted(item) : quotedIfHidden(item)));
   return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { quotedIfHidden } from '../../core/index.js';
 import { baseOf, writeFile as writeAnchored } from '../fs/index.js';
 import { defineTool, ok, pathField, refused } from './tool.js';
 import { changedSinceRead, fileChanged } from './changes.js';
@@ -38,7 +39,7 @@ export const writeFile = defineTool({
     const bytes = Buffer.byteLength(content);
     return ok(
       { path: scope.relative(checked.path), bytes, created: written.created },
-      `${written.created ? 'Created' : 'Replaced'} ${scope.relative(checked.path)} (${bytes} bytes).`,
+      `${written.created ? 'Created' : 'Replaced'} ${quotedIfHidden(scope.relative(checked.path))} (${bytes} bytes).`,
     );
   },
 });
