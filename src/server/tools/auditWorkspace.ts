@@ -72,6 +72,7 @@ export const auditWorkspace = defineTool({
   }),
   view: AUDIT_VIEW,
   heavy: true,
+  long: true,
   async run({ maxEntries }, scope) {
     const call = scope.call;
     // The audit takes an AbortSignal; the direct path's cancellation is a flag, seen at each progress turn.
