@@ -1,18 +1,24 @@
 // What a hostile client costs the server: each attack against a fresh server process, with the
 // time it took and the server's own memory from /proc/<pid>/status (VmHWM, the peak resident set
-// since it started, and VmRSS once the answers are in and it has had a moment to collect).
+// since it started, and VmRSS once the answers are in and it has had a moment to collect; with the
+// sandbox on, of the server inside it). Then the CLI's audit of a hostile tree, its peak from GNU
+// time.
 //
-//   npx tsx bench/hostile.bench.ts                  # dist/server.js (npm run build first)
+//   npx tsx bench/hostile.bench.ts                  # dist/server.js and dist/cli.js (npm run build first)
 //   npx tsx bench/hostile.bench.ts --server <file>  # another bundle, for a before/after comparison
+//   npx tsx bench/hostile.bench.ts --cli <file>     # another CLI bundle, likewise
 //   npx tsx bench/hostile.bench.ts --only trees     # attacks whose name contains "trees"
 //
 // Linux only (it reads /proc). Large fixtures go on /dev/shm when it is there.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { makeUnportable, nestLongNames } from '../test/audit/fixture.js';
 import { RawServer, type RawMessage } from '../test/server/rawServer.js';
+import { MAX_AUDIT_ENTRIES } from '../src/server/limits.js';
+import { processTreeMemory } from './perf/servers.js';
 
 const MiB = 1024 * 1024;
 const args = process.argv.slice(2);
@@ -21,6 +27,7 @@ const option = (name: string) => {
   return at === -1 ? undefined : args[at + 1];
 };
 const bundle = path.resolve(option('--server') ?? path.join(__dirname, '..', 'dist', 'server.js'));
+const cli = path.resolve(option('--cli') ?? path.join(__dirname, '..', 'dist', 'cli.js'));
 const only = option('--only');
 
 function tempDir(prefix: string): string {
@@ -59,6 +66,46 @@ function fixture(): Fixture {
   return { base, ws, W: pathToFileURL(ws).href, wide: pathToFileURL(wide).href };
 }
 
+/**
+ * A tree anyone can commit: 14 folders of 250-character names, then as many files as one audit
+ * may examine, each named with a ":" and a trailing dot (a not-portable finding with a 3.5 KB
+ * path), and a 6-byte file. Made on first use.
+ */
+function auditFlood(fx: Fixture): string {
+  const ws = path.join(fx.base, 'audit-flood');
+  if (!fs.existsSync(ws)) {
+    makeUnportable(nestLongNames(ws), 0, MAX_AUDIT_ENTRIES);
+    fs.writeFileSync(path.join(ws, 'small.txt'), 'small\n');
+  }
+  return ws;
+}
+
+/**
+ * `audits` audit_workspace calls over the flood, and a read_text_file of 6 bytes sent once the
+ * first audit has reported progress (it is walking): how long the read waited, and what was kept.
+ */
+async function auditsAndARead(server: RawServer, W: string, audits: number): Promise<Outcome> {
+  const answers = Array.from({ length: audits }, (_, index) => {
+    const id = server.newId();
+    const answer = server.answerTo(id, 900_000);
+    server.send({ id, method: 'tools/call', params: { name: 'audit_workspace', arguments: { workspaceUri: W, maxEntries: MAX_AUDIT_ENTRIES }, _meta: { progressToken: index } } });
+    return answer;
+  });
+  await server.waitForUnmatched((message) => message.method === 'notifications/progress', 900_000);
+  const started = Date.now();
+  const read = await server.call('read_text_file', { workspaceUri: W, path: 'small.txt' }, 900_000);
+  const waited = Date.now() - started;
+  const { values, lost } = await settle(answers);
+  const result = values[0]?.result?.structuredContent as { findings: unknown[]; notKept?: Record<string, number>; omitted: number } | undefined;
+  const notKept = Object.values(result?.notKept ?? {}).reduce((sum, count) => sum + count, 0);
+  const sizes = values.map((answer) => JSON.stringify(answer).length);
+  return {
+    answered: values.length + 1,
+    failed: lost + failedOf([...values, read]),
+    note: `the read waited ${waited} ms; ${result?.findings.length} findings listed, ${result?.omitted} left out of the answer, ${notKept} not kept; answers up to ${(Math.max(0, ...sizes) / MiB).toFixed(1)} MiB`,
+  };
+}
+
 interface Outcome {
   readonly answered: number;
   readonly failed: number;
@@ -70,6 +117,8 @@ interface Attack {
   readonly what: string;
   /** Launch arguments; by default the fixture's workspace. */
   readonly args?: (fx: Fixture) => string[];
+  /** With the sandbox on (--sandbox auto); off by default. */
+  readonly sandboxed?: boolean;
   run(server: RawServer, fx: Fixture): Promise<Outcome>;
 }
 
@@ -181,6 +230,25 @@ const ATTACKS: readonly Attack[] = [
     },
   },
   {
+    name: 'audit-flood',
+    what: 'audit_workspace over 100,000 files whose names Windows cannot hold, below 14 folders of 250-character names; a 6-byte read meanwhile',
+    args: (fx) => ['--workspace', pathToFileURL(auditFlood(fx)).href],
+    run: (server, fx) => auditsAndARead(server, pathToFileURL(auditFlood(fx)).href, 1),
+  },
+  {
+    name: 'audit-flood-2-sandbox',
+    what: 'the same with two audits at once, the sandbox on',
+    args: (fx) => ['--workspace', pathToFileURL(auditFlood(fx)).href],
+    sandboxed: true,
+    run: (server, fx) => auditsAndARead(server, pathToFileURL(auditFlood(fx)).href, 2),
+  },
+  {
+    name: 'audit-flood-8',
+    what: 'the same with eight audits at once',
+    args: (fx) => ['--workspace', pathToFileURL(auditFlood(fx)).href],
+    run: (server, fx) => auditsAndARead(server, pathToFileURL(auditFlood(fx)).href, 8),
+  },
+  {
     name: 'long-line',
     what: 'a 17 MiB write_file (over the 16 MiB message limit), then a ping',
     async run(server, { W }) {
@@ -193,41 +261,88 @@ const ATTACKS: readonly Attack[] = [
   },
 ];
 
+/** The server's memory in MiB, the sandbox's server inside included. */
+const memoryMiB = (server: RawServer, field: 'VmHWM' | 'VmRSS') => (processTreeMemory(server.pid, field) ?? NaN) / MiB;
+
 async function measure(attack: Attack, fx: Fixture) {
-  const server = RawServer.start(attack.args?.(fx) ?? ['--workspace', fx.W], { bundle });
+  const server = RawServer.start(attack.args?.(fx) ?? ['--workspace', fx.W], { bundle, ...(attack.sandboxed ? { sandboxed: true } : {}) });
   try {
     await server.initialize();
-    const before = server.memory();
+    const before = memoryMiB(server, 'VmRSS');
     const started = Date.now();
     const outcome = await attack.run(server, fx);
     const seconds = (Date.now() - started) / 1000;
-    const peak = server.alive ? server.memory().peakMiB : NaN;
-    const after = server.alive ? (await server.settle(150, 5000)).rssMiB : NaN;
-    return { attack: attack.name, seconds, startMiB: before.rssMiB, peakMiB: peak, afterMiB: after, alive: server.alive, ...outcome };
+    const peak = server.alive ? memoryMiB(server, 'VmHWM') : NaN;
+    // Waits up to 5 s for the resident set to fall under 150 MiB.
+    let after = NaN;
+    for (const deadline = Date.now() + 5000; server.alive; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      after = memoryMiB(server, 'VmRSS');
+      if (after < 150 || Date.now() > deadline) break;
+    }
+    return { attack: attack.name, seconds, startMiB: before, peakMiB: peak, afterMiB: after, alive: server.alive, ...outcome };
   } finally {
     server.kill();
   }
 }
 
+/** The CLI's audit of the flood, in text or JSON: its time and peak resident set (GNU time's %M). */
+async function measureCli(fx: Fixture, json: boolean) {
+  const name = json ? 'cli-audit-json' : 'cli-audit';
+  const started = Date.now();
+  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, cli, 'audit', '--root', auditFlood(fx), ...(json ? ['--json'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let bytes = 0;
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const kib = Number(/(\d+)\s*$/.exec(stderr)?.[1] ?? NaN);
+  return {
+    attack: name,
+    seconds: (Date.now() - started) / 1000,
+    startMiB: NaN,
+    peakMiB: kib / 1024,
+    afterMiB: NaN,
+    alive: true,
+    answered: 1,
+    failed: status === 3 ? 0 : 1,
+    note: `exit ${status}, ${(bytes / MiB).toFixed(1)} MiB on stdout`,
+  };
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(bundle)) throw new Error(`${bundle} does not exist: npm run build first`);
-  process.stdout.write(`server: ${bundle}\nmaking the fixture (10,000 files, a 15 MiB file, 200,000 empty folders)...\n`);
+  process.stdout.write(`server: ${bundle}\ncli: ${cli}\nmaking the fixture (10,000 files, a 15 MiB file, 200,000 empty folders)...\n`);
   const fx = fixture();
   try {
-    const rows = [];
-    for (const attack of ATTACKS.filter((candidate) => only === undefined || candidate.name.includes(only))) {
-      process.stdout.write(`${attack.name}: ${attack.what}\n`);
-      const row = await measure(attack, fx);
+    const rows: Awaited<ReturnType<typeof measure>>[] = [];
+    const show = (row: (typeof rows)[number]) => {
       rows.push(row);
       process.stdout.write(
         `  ${row.seconds.toFixed(1)} s, peak ${row.peakMiB.toFixed(0)} MiB (from ${row.startMiB.toFixed(0)}), after ${row.afterMiB.toFixed(0)} MiB, ` +
           `${row.answered} answered, ${row.failed} failed${row.alive ? '' : ', THE SERVER EXITED'}${row.note ? `; ${row.note}` : ''}\n`,
       );
+    };
+    for (const attack of ATTACKS.filter((candidate) => only === undefined || candidate.name.includes(only))) {
+      process.stdout.write(`${attack.name}: ${attack.what}\n`);
+      show(await measure(attack, fx));
     }
-    process.stdout.write('\nattack           seconds  peak MiB  after MiB  answered  failed  alive\n');
+    for (const json of [false, true]) {
+      if (only !== undefined && !(json ? 'cli-audit-json' : 'cli-audit').includes(only)) continue;
+      if (!fs.existsSync('/usr/bin/time')) {
+        process.stdout.write('cli-audit: skipped, GNU time (/usr/bin/time) is not installed\n');
+        break;
+      }
+      process.stdout.write(`${json ? 'cli-audit-json' : 'cli-audit'}: boundary-inspector audit${json ? ' --json' : ''} of the audit-flood tree\n`);
+      show(await measureCli(fx, json));
+    }
+    process.stdout.write(`\n${'attack'.padEnd(22)} seconds  peak MiB  after MiB  answered  failed  alive\n`);
     for (const row of rows) {
       process.stdout.write(
-        `${row.attack.padEnd(16)} ${row.seconds.toFixed(1).padStart(7)}  ${row.peakMiB.toFixed(0).padStart(8)}  ${row.afterMiB.toFixed(0).padStart(9)}  ${String(row.answered).padStart(8)}  ${String(row.failed).padStart(6)}  ${row.alive ? 'yes' : 'NO'}\n`,
+        `${row.attack.padEnd(22)} ${row.seconds.toFixed(1).padStart(7)}  ${row.peakMiB.toFixed(0).padStart(8)}  ${row.afterMiB.toFixed(0).padStart(9)}  ${String(row.answered).padStart(8)}  ${String(row.failed).padStart(6)}  ${row.alive ? 'yes' : 'NO'}\n`,
       );
     }
   } finally {

@@ -477,6 +477,7 @@ export function renderAudits(container: HTMLElement, audits: readonly AuditSumma
       parts.push(group);
     }
     if (audit.total > audit.findings.length) parts.push(el('p', 'audit-more', `and ${plural(audit.total - audit.findings.length, 'more finding')} in the Problems panel`));
+    if (audit.notKept > 0) parts.push(el('p', 'audit-not-kept', `${plural(audit.notKept, 'more finding')} found but not kept: the audit keeps the most serious first, up to its bounds.`));
     const section = el('section', 'audit-folder-result', undefined, ...parts);
     section.dataset['root'] = audit.root;
     return section;

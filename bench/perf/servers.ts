@@ -71,8 +71,13 @@ export function serverArguments(configuration: Configuration, workspace: string,
 }
 
 export function peakRssOf(pid: number): number | null {
+  return memoryOf(pid, 'VmHWM');
+}
+
+/** VmHWM (the peak resident set) or VmRSS (the resident set now) from /proc/<pid>/status, in bytes. */
+function memoryOf(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
-    const line = /^VmHWM:\s+(\d+)\s*kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const line = new RegExp(`^${field}:\\s+(\\d+)\\s*kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return line ? Number(line[1]) * 1024 : null;
   } catch {
     return null;
@@ -116,6 +121,16 @@ export function processTreeCpuMs(pid: number): number | null {
   let total = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
   for (const child of childrenOf(pid)) total += processTreeCpuMs(child) ?? 0;
   return total;
+}
+
+/**
+ * The largest VmHWM or VmRSS (bytes) among a process and everything below it: with the sandbox
+ * on, the server proper is a grandchild. Null where /proc is not there.
+ */
+export function processTreeMemory(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  const own = memoryOf(pid, field);
+  if (own === null) return null;
+  return Math.max(own, ...childrenOf(pid).map((child) => processTreeMemory(child, field) ?? 0));
 }
 
 /** Our server reports on stderr whether it sandboxed itself; a sandbox run without one is not a sandbox run. */

@@ -55,8 +55,10 @@ export interface AuditReport {
   readonly scanned: number;
   /** True when `maxEntries` stopped the walk before every entry was examined. */
   readonly truncated: boolean;
-  /** Sorted by path, then kind. */
+  /** The findings kept (MAX_KEPT_FINDINGS, MAX_KEPT_FINDING_BYTES), sorted by path, then kind. */
   readonly findings: readonly Finding[];
+  /** Findings met but not kept, by kind; a kind with none is absent. */
+  readonly notKept: Readonly<Partial<Record<FindingKind, number>>>;
 }
 
 export interface AuditProgress {
@@ -75,6 +77,47 @@ export interface AuditOptions {
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 
+/**
+ * Findings an audit keeps, and the bytes of their text (findingBytes): what it holds however many
+ * entries break a rule (a tree anyone can commit may hold 100,000 names of 3.8 KB paths). Past
+ * either, a finding takes the place of the last kept one of a less serious kind (FINDING_KINDS'
+ * order), or is counted as not kept.
+ */
+export const MAX_KEPT_FINDINGS = 10_000;
+export const MAX_KEPT_FINDING_BYTES = 4 * 1024 * 1024;
+/** The bounds in words: "10,000 findings and 4 MiB of their text". */
+export const KEPT_BOUNDS = `${MAX_KEPT_FINDINGS.toLocaleString('en-US')} findings and ${MAX_KEPT_FINDING_BYTES / (1024 * 1024)} MiB of their text`;
+
+/** What a finding's text costs: its path, detail and target, in UTF-8 bytes. */
+export function findingBytes(finding: Finding): number {
+  return Buffer.byteLength(finding.path) + Buffer.byteLength(finding.detail) + (finding.target === undefined ? 0 : Buffer.byteLength(finding.target));
+}
+
+/**
+ * What was not kept, as a sentence: "98,885 findings were not kept (not-portable 98,885): an audit
+ * keeps at most 10,000 findings and 4 MiB of their text, the most serious kinds first."
+ * Undefined when every finding was kept.
+ */
+export function notKeptSentence(report: Pick<AuditReport, 'notKept'>): string | undefined {
+  const total = notKeptCount(report);
+  if (total === 0) return undefined;
+  const count = (n: number) => n.toLocaleString('en-US');
+  const byKind = FINDING_KINDS.flatMap((kind) => (report.notKept[kind] ? [`${kind} ${count(report.notKept[kind])}`] : []));
+  return (
+    `${count(total)} ${total === 1 ? 'finding was' : 'findings were'} not kept (${byKind.join(', ')}): ` +
+    `an audit keeps at most ${KEPT_BOUNDS}, the most serious kinds first.`
+  );
+}
+
+/** Every finding met: those kept and those not. */
+export function foundCount(report: Pick<AuditReport, 'findings' | 'notKept'>): number {
+  return report.findings.length + notKeptCount(report);
+}
+
+export function notKeptCount(report: Pick<AuditReport, 'notKept'>): number {
+  return Object.values(report.notKept).reduce((sum, count) => sum + count, 0);
+}
+
 /** The walk runs synchronously for this long before it lets the event loop (and an abort) in. */
 const SLICE_MS = 20;
 
@@ -86,25 +129,36 @@ const CONTROL = /[\u0001-\u001f]/g;
 /** Case and Unicode form both folded: names that macOS holds as one, whichever way they differ. */
 const FOLD_ALL: Comparison = { foldCase: true, foldUnicode: true, basis: 'audit: names another platform would take as one' };
 
-interface Pending {
+interface Folder {
   readonly path: string;
   readonly dev: bigint;
   readonly ino: bigint;
 }
 
+/** A folder still to list: its parent's path and its name, so a wide folder's children share one path. */
+interface Pending {
+  readonly parent: string;
+  /** Absent for the root, whose path is `parent`. */
+  readonly name?: string;
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+/** A file with more than one name. */
 interface HardLinked {
   readonly nlink: bigint;
-  /** Indices into the findings, one per name met. */
-  readonly findings: number[];
+  /** Its names met, kept or not. */
+  met: number;
 }
 
 /**
  * Walks the workspace at `rootPath` (an absolute real path) depth first in name order, never
  * following a link, and reports what will trip an agent or another platform. Iterative: memory
- * is the findings, a stack of folders still to list, and one folder's names at a time (at most
- * the entries left to examine). Link chains are judged as the server judges them (the realpath
- * stage's `contain` rule): a chain is cut where its text first leads outside, so nothing outside
- * is looked up.
+ * is the findings kept (MAX_KEPT_FINDINGS, MAX_KEPT_FINDING_BYTES), a stack of folders still to
+ * list, and one folder's names at a time (at most the entries left to examine). It lets the event
+ * loop in every SLICE_MS, listing a huge folder included. Link chains are judged as the server
+ * judges them (the realpath stage's `contain` rule): a chain is cut where its text first leads
+ * outside, so nothing outside is looked up.
  *
  * Known limit: a folder swapped for a link between its check and its listing may be listed
  * through the link for that instant; the audit reports, it does not guard (the server's anchored
@@ -120,16 +174,19 @@ export async function auditWorkspace(rootPath: string, options: AuditOptions = {
   if (!rootStats.isDirectory()) throw new TypeError(`${rootPath} is not a folder (a link to one must be resolved first)`);
   const comparison = decideComparison(root, contextFor({ platform, fs: nodeFileSystem }, 'root'));
 
-  const findings: Finding[] = [];
+  const findings = new KeptFindings();
   const hardLinks = new Map<string, HardLinked>();
-  const stack: Pending[] = [{ path: rootPath, dev: rootStats.dev, ino: rootStats.ino }];
+  // A hard-link finding's file; its detail is written once the walk has met all the names it will.
+  const fileOf = new WeakMap<Finding, HardLinked>();
+  const stack: Pending[] = [{ parent: rootPath, dev: rootStats.dev, ino: rootStats.ino }];
+  const slices = new Slices(options);
   let scanned = 0;
   let truncated = false;
-  let sliceStart = Date.now();
 
   walk: while (stack.length > 0) {
-    const folder = stack.pop()!;
-    const listing = listFolder(folder, maxEntries - scanned + 1);
+    const pending = stack.pop()!;
+    const folder: Folder = { path: pending.name === undefined ? pending.parent : path.join(pending.parent, pending.name), dev: pending.dev, ino: pending.ino };
+    const listing = await listFolder(folder, maxEntries - scanned + 1, slices, () => ({ scanned, folder: folder.path }));
     if (listing === 'changed') continue;
     if ('errno' in listing) {
       findings.push({
@@ -147,20 +204,17 @@ export async function auditWorkspace(rootPath: string, options: AuditOptions = {
         reportTwins(folder.path, byFolded, findings);
         break walk;
       }
-      if (Date.now() - sliceStart >= SLICE_MS) {
-        await nextTurn();
-        options.onProgress?.({ scanned, folder: folder.path });
-        sliceStart = Date.now();
-      }
+      if (slices.due) await slices.pause({ scanned, folder: folder.path });
       options.signal?.throwIfAborted();
       scanned++;
       const name = utf8Name(raw);
       if (name === null) {
         // Its path cannot be spelt as text, so nothing below or behind it is looked up.
+        const bytes = Buffer.from(raw, 'latin1');
         findings.push({
           kind: 'not-portable',
-          path: path.join(folder.path, raw.toString('utf8')),
-          detail: `This name is not valid UTF-8 (bytes ${raw.toString('hex').replace(/(..)(?!$)/g, '$1 ')}): macOS and Windows cannot hold it, and tools that read names as text see another name. Nothing below or behind it was examined; rename it.`,
+          path: path.join(folder.path, bytes.toString('utf8')),
+          detail: `This name is not valid UTF-8 (bytes ${bytes.toString('hex').replace(/(..)(?!$)/g, '$1 ')}): macOS and Windows cannot hold it, and tools that read names as text see another name. Nothing below or behind it was examined; rename it.`,
         });
         continue;
       }
@@ -193,13 +247,15 @@ export async function auditWorkspace(rootPath: string, options: AuditOptions = {
         const judged = judgeLink(entryPath, root, comparison, platform);
         if (judged) findings.push(judged);
       } else if (stats.isDirectory()) {
-        folders.push({ path: entryPath, dev: stats.dev, ino: stats.ino });
+        folders.push({ parent: folder.path, name, dev: stats.dev, ino: stats.ino });
       } else if (stats.isFile() && stats.nlink > 1n) {
         const key = `${stats.dev}:${stats.ino}`;
-        const seen = hardLinks.get(key) ?? { nlink: stats.nlink, findings: [] };
-        seen.findings.push(findings.length);
-        hardLinks.set(key, seen);
-        findings.push({ kind: 'hard-link', path: entryPath, detail: '' });
+        const file = hardLinks.get(key) ?? { nlink: stats.nlink, met: 0 };
+        file.met++;
+        hardLinks.set(key, file);
+        const finding: Finding = { kind: 'hard-link', path: entryPath, detail: '' };
+        fileOf.set(finding, file);
+        findings.push(finding);
       }
     }
     reportTwins(folder.path, byFolded, findings);
@@ -207,52 +263,160 @@ export async function auditWorkspace(rootPath: string, options: AuditOptions = {
     for (let i = folders.length - 1; i >= 0; i--) stack.push(folders[i]!);
   }
 
-  for (const { nlink, findings: indices } of hardLinks.values()) {
-    const names = indices.slice(0, SHOWN_NAMES + 1).map((index) => findings[index]!.path);
-    for (const index of indices) {
-      const finding = findings[index]!;
-      findings[index] = { ...finding, detail: hardLinkDetail(finding.path, nlink, names, indices.length, truncated) };
-    }
+  // Each file's details name the first few of its names that were kept.
+  const shownNames = new Map<HardLinked, string[]>();
+  for (const finding of findings.ofKind('hard-link')) {
+    const file = fileOf.get(finding)!;
+    const names = shownNames.get(file) ?? [];
+    if (names.length <= SHOWN_NAMES) names.push(finding.path);
+    shownNames.set(file, names);
   }
-  findings.sort((a, b) => compare(a.path, b.path) || compare(a.kind, b.kind));
-  return { rootPath, scanned, truncated, findings };
+  findings.complete('hard-link', (finding) => {
+    const file = fileOf.get(finding)!;
+    return { ...finding, detail: hardLinkDetail(finding.path, file.nlink, shownNames.get(file)!, file.met, truncated) };
+  });
+  const sorted = findings.all().sort((a, b) => compare(a.path, b.path) || compare(a.kind, b.kind));
+  return { rootPath, scanned, truncated, findings: sorted, notKept: findings.notKept };
 }
 
 /**
- * Up to `cap` names of a folder, in byte order. Fewer than all only when the walk will stop in
- * this folder anyway, so a huge folder never sits in memory whole.
+ * The findings kept, within MAX_KEPT_FINDINGS and MAX_KEPT_FINDING_BYTES. Past either, a finding
+ * takes the place of the last kept one of the least serious kind below its own, or is not kept;
+ * what is not kept is counted by kind.
  */
-function listFolder(folder: Pending, cap: number): { names: Buffer[] } | { errno: string } | 'changed' {
+class KeptFindings {
+  /** One list per kind, in FINDING_KINDS' order (the most serious first), each in the order met. */
+  private readonly lists: Finding[][] = FINDING_KINDS.map(() => []);
+  private readonly bytesOfKind: number[] = FINDING_KINDS.map(() => 0);
+  private count = 0;
+  private bytes = 0;
+  readonly notKept: Partial<Record<FindingKind, number>> = {};
+
+  push(finding: Finding): void {
+    const rank = FINDING_KINDS.indexOf(finding.kind);
+    const size = findingBytes(finding);
+    let countBelow = 0;
+    let bytesBelow = 0;
+    for (let below = rank + 1; below < FINDING_KINDS.length; below++) {
+      countBelow += this.lists[below]!.length;
+      bytesBelow += this.bytesOfKind[below]!;
+    }
+    // It fits in the room left together with what less serious kinds hold, or it is not kept.
+    if ((this.count >= MAX_KEPT_FINDINGS && countBelow === 0) || this.bytes - bytesBelow + size > MAX_KEPT_FINDING_BYTES) {
+      this.countNotKept(finding.kind);
+      return;
+    }
+    this.lists[rank]!.push(finding);
+    this.count++;
+    this.bytes += size;
+    this.bytesOfKind[rank]! += size;
+    this.fit();
+  }
+
+  ofKind(kind: FindingKind): readonly Finding[] {
+    return this.lists[FINDING_KINDS.indexOf(kind)]!;
+  }
+
+  /** Replaces each kept finding of `kind` with `complete(finding)`, in the order met, still within the bounds. */
+  complete(kind: FindingKind, complete: (finding: Finding) => Finding): void {
+    const rank = FINDING_KINDS.indexOf(kind);
+    const list = this.lists[rank]!;
+    // fit() takes from the end of the least serious list, so the index stays right.
+    for (let i = 0; i < list.length; i++) {
+      const done = complete(list[i]!);
+      const grown = findingBytes(done) - findingBytes(list[i]!);
+      list[i] = done;
+      this.bytes += grown;
+      this.bytesOfKind[rank]! += grown;
+      this.fit();
+    }
+  }
+
+  all(): Finding[] {
+    return this.lists.flat();
+  }
+
+  /** Drops the last kept findings of the least serious kinds until both bounds hold. */
+  private fit(): void {
+    while (this.count > MAX_KEPT_FINDINGS || this.bytes > MAX_KEPT_FINDING_BYTES) {
+      const rank = this.lists.findLastIndex((list) => list.length > 0);
+      const dropped = this.lists[rank]!.pop()!;
+      const size = findingBytes(dropped);
+      this.count--;
+      this.bytes -= size;
+      this.bytesOfKind[rank]! -= size;
+      this.countNotKept(dropped.kind);
+    }
+  }
+
+  private countNotKept(kind: FindingKind): void {
+    this.notKept[kind] = (this.notKept[kind] ?? 0) + 1;
+  }
+}
+
+/** Lets the event loop (and an abort) in after every SLICE_MS of synchronous work, with a progress report. */
+class Slices {
+  private started = Date.now();
+
+  constructor(private readonly options: AuditOptions) {}
+
+  get due(): boolean {
+    return Date.now() - this.started >= SLICE_MS;
+  }
+
+  async pause(progress: AuditProgress): Promise<void> {
+    await nextTurn();
+    this.options.onProgress?.(progress);
+    this.options.signal?.throwIfAborted();
+    this.started = Date.now();
+  }
+}
+
+/**
+ * Up to `cap` names of a folder, in byte order, each as a latin1 string (one character per byte:
+ * a name that is not UTF-8 is seen as it is, and sorts as its bytes do). Fewer than all only when
+ * the walk will stop in this folder anyway, so a huge folder never sits in memory whole.
+ */
+async function listFolder(folder: Folder, cap: number, slices: Slices, progress: () => AuditProgress): Promise<{ names: string[] } | { errno: string } | 'changed'> {
   let dir: fs.Dir;
   try {
-    // Buffer names, so a name that is not UTF-8 is seen as it is (@types/node omits 'buffer' here; Node takes it).
-    dir = fs.opendirSync(folder.path, { encoding: 'buffer' as BufferEncoding });
+    dir = fs.opendirSync(folder.path, { encoding: 'latin1' });
   } catch (error) {
     const errno = errnoOf(error);
     return errno === 'ENOENT' || errno === 'ENOTDIR' ? 'changed' : { errno };
   }
-  const names: Buffer[] = [];
+  const names: string[] = [];
   try {
-    // opendir follows a link: a folder swapped for one since its check is not listed.
-    const now = fs.lstatSync(folder.path, { bigint: true });
-    if (!now.isDirectory() || now.dev !== folder.dev || now.ino !== folder.ino) return 'changed';
-    while (names.length < cap) {
-      const entry = dir.readSync();
-      if (entry === null) break;
-      names.push(entry.name as unknown as Buffer);
+    try {
+      // opendir follows a link: a folder swapped for one since its check is not listed.
+      const now = fs.lstatSync(folder.path, { bigint: true });
+      if (!now.isDirectory() || now.dev !== folder.dev || now.ino !== folder.ino) return 'changed';
+    } catch (error) {
+      return { errno: errnoOf(error) };
     }
-  } catch (error) {
-    return { errno: errnoOf(error) };
+    while (names.length < cap) {
+      if (slices.due) await slices.pause(progress());
+      let entry: fs.Dirent | null;
+      try {
+        entry = dir.readSync();
+      } catch (error) {
+        return { errno: errnoOf(error) };
+      }
+      if (entry === null) break;
+      names.push(entry.name);
+    }
   } finally {
     dir.closeSync();
   }
-  return { names: names.sort(Buffer.compare) };
+  return { names: names.sort() };
 }
 
-/** The name as text, or null when its bytes are not UTF-8 (so the text would name another file). */
-function utf8Name(raw: Buffer): string | null {
-  const name = raw.toString('utf8');
-  return Buffer.byteLength(name) === raw.length && Buffer.from(name).equals(raw) ? name : null;
+/** The name as text, or null when its bytes (as latin1) are not UTF-8, so the text would name another file. */
+function utf8Name(raw: string): string | null {
+  if (/^[\x00-\x7f]*$/.test(raw)) return raw;
+  const bytes = Buffer.from(raw, 'latin1');
+  const name = bytes.toString('utf8');
+  return Buffer.from(name).equals(bytes) ? name : null;
 }
 
 /** Which of the Win32 naming rules (and macOS's) a name breaks, each as a clause. */
@@ -347,7 +511,7 @@ function escapeDetail(target: string, via: string): string {
 const SHOWN_NAMES = 3;
 
 /** One finding per name of each group of names another platform would take as one. */
-function reportTwins(folder: string, byFolded: ReadonlyMap<string, readonly string[]>, findings: Finding[]): void {
+function reportTwins(folder: string, byFolded: ReadonlyMap<string, readonly string[]>, findings: KeptFindings): void {
   for (const group of byFolded.values()) {
     if (group.length < 2) continue;
     const byForm = new Map<string, string[]>();
@@ -400,10 +564,16 @@ function apart(name: string, twins: readonly string[]): string {
   return parts ? ` (${spelledOut(parts[0])} in this name, ${spelledOut(parts[1])} in the ${twins.length === 1 ? 'other' : 'first'})` : '';
 }
 
-/** `namesMet`: the first few names met inside (SHOWN_NAMES + 1 at most), of `metCount`. */
-function hardLinkDetail(entryPath: string, nlink: bigint, namesMet: readonly string[], metCount: number, truncated: boolean): string {
-  const others = namesMet.filter((name) => name !== entryPath).slice(0, SHOWN_NAMES);
-  const metHere = others.length > 0 ? ` ${metCount === 2 ? 'Its other name here' : 'Its other names here'}: ${listed(others.map((other) => visible(other)), metCount - 1)}.` : '';
+/** `namesKept`: the first few of its names kept (SHOWN_NAMES + 1 at most), of the `metCount` met inside. */
+function hardLinkDetail(entryPath: string, nlink: bigint, namesKept: readonly string[], metCount: number, truncated: boolean): string {
+  const others = namesKept.filter((name) => name !== entryPath).slice(0, SHOWN_NAMES);
+  const otherCount = metCount - 1;
+  const metHere =
+    others.length > 0
+      ? ` ${otherCount === 1 ? 'Its other name here' : 'Its other names here'}: ${listed(others.map((other) => visible(other)), otherCount)}.`
+      : otherCount > 0
+        ? ` It has ${otherCount} other ${otherCount === 1 ? 'name' : 'names'} here, not kept in this report.`
+        : '';
   const elsewhere = Number(nlink) - metCount;
   if (elsewhere <= 0) {
     return `This file has ${nlink} names (hard links), all in this workspace: changing it changes them all.${metHere}`;

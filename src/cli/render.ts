@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { FINDING_KINDS, type AuditReport, type Finding, type FindingKind } from '../audit/audit.js';
+import { FINDING_KINDS, foundCount, notKeptSentence, type AuditReport, type Finding, type FindingKind } from '../audit/audit.js';
 import { lookalikeNote, visible, type StageResult, type StageStatus, type Trace } from '../core/index.js';
 
 const COLORS: Record<StageStatus | 'bold' | 'dim', [number, number]> = {
@@ -95,8 +95,9 @@ export function renderAudit(root: string, report: AuditReport, options: { readon
 
   for (const kind of FINDING_KINDS) {
     const found = report.findings.filter((finding) => finding.kind === kind);
-    if (found.length === 0) continue;
-    lines.push('', `${bold(kind)} (${count(found.length)}): ${KIND_HEADINGS[kind]}`);
+    const notKept = report.notKept[kind] ?? 0;
+    if (found.length + notKept === 0) continue;
+    lines.push('', `${bold(kind)} (${count(found.length + notKept)}${notKept > 0 ? `, ${count(notKept)} not kept` : ''}): ${KIND_HEADINGS[kind]}`);
     const stores = new Map<string, number>();
     const listed: Finding[] = [];
     for (const finding of found) {
@@ -114,17 +115,20 @@ export function renderAudit(root: string, report: AuditReport, options: { readon
       lines.push(`  ${shown(name)}${finding.target !== undefined ? ` -> ${shown(finding.target)}` : ''}`);
       lines.push(`      ${shown(finding.detail)}`);
     }
-    if (listed.length > SHOWN_PER_KIND) lines.push(`  ... and ${count(listed.length - SHOWN_PER_KIND)} more (--json lists every finding)`);
+    if (listed.length > SHOWN_PER_KIND) lines.push(`  ... and ${count(listed.length - SHOWN_PER_KIND)} more (--json lists every finding kept)`);
   }
 
   lines.push('');
-  if (report.findings.length === 0) {
+  const total = foundCount(report);
+  if (total === 0) {
     lines.push(report.truncated ? 'Nothing found in the entries examined.' : 'Nothing found.');
   } else {
-    const byKind = FINDING_KINDS.map((kind) => [kind, report.findings.filter((finding) => finding.kind === kind).length] as const)
+    const byKind = FINDING_KINDS.map((kind) => [kind, report.findings.filter((finding) => finding.kind === kind).length + (report.notKept[kind] ?? 0)] as const)
       .filter(([, n]) => n > 0)
       .map(([kind, n]) => `${count(n)} ${kind}`);
-    lines.push(`${count(report.findings.length)} finding${report.findings.length === 1 ? '' : 's'}: ${byKind.join(', ')}`);
+    lines.push(`${count(total)} finding${total === 1 ? '' : 's'}: ${byKind.join(', ')}`);
+    const notKept = notKeptSentence(report);
+    if (notKept !== undefined) lines.push(notKept);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -175,6 +175,8 @@ export class WorkspaceAuditor implements vscode.Disposable {
       if (!converted.ok) throw new Error(`${converted.code}: ${converted.reason}`);
       const rootReal = realPathOr(converted.path);
       const report = await audit(rootReal);
+      // Loaded by the run already.
+      const { notKeptCount } = await import('../audit/audit.js');
       const findings = report.findings.map((finding) => ({ ...finding, path: asShown(finding.path, rootReal, shown) }));
       this.publish(key, findings);
       summary = {
@@ -184,13 +186,14 @@ export class WorkspaceAuditor implements vscode.Disposable {
         scanned: report.scanned,
         truncated: report.truncated,
         total: findings.length,
+        notKept: notKeptCount(report),
         findings: findings.slice(0, LISTED_FINDINGS).map(({ kind, path: entry, detail }) => ({ kind, path: entry, detail })),
         error: null,
       };
     } catch (error) {
       if (signal.aborted) return undefined;
       this.publish(key, []);
-      summary = { root: key, label: folder.name, time, scanned: 0, truncated: false, total: 0, findings: [], error: vscode.l10n.t('The audit could not run: {0}', errorText(error)) };
+      summary = { root: key, label: folder.name, time, scanned: 0, truncated: false, total: 0, notKept: 0, findings: [], error: vscode.l10n.t('The audit could not run: {0}', errorText(error)) };
     }
     this.summaries.set(key, summary);
     return summary;
@@ -240,12 +243,15 @@ export class WorkspaceAuditor implements vscode.Disposable {
       if (summary.total === 1) return vscode.l10n.t('{0}: 1 finding in {1} entries', summary.label, scanned);
       return vscode.l10n.t('{0}: {1} findings in {2} entries', summary.label, summary.total, scanned);
     });
-    const text = cancelled
+    const said = cancelled
       ? vscode.l10n.t('Boundary audit (cancelled before the end): {0}.', parts.join('; '))
       : vscode.l10n.t('Boundary audit: {0}.', parts.join('; '));
+    const notKept = written.reduce((sum, summary) => sum + summary.notKept, 0);
+    const text =
+      notKept === 0 ? said : `${said} ${vscode.l10n.t('{0} more were found but not kept: the audit keeps the most serious first, up to its bounds.', notKept.toLocaleString())}`;
     const showProblems = vscode.l10n.t('Show Problems');
     const openInspector = vscode.l10n.t('Open Inspector');
-    const anything = written.some((summary) => summary.total > 0);
+    const anything = written.some((summary) => summary.total + summary.notKept > 0);
     const actions = anything ? [showProblems, openInspector] : [];
     void vscode.window.showInformationMessage(text, ...actions).then((action) => {
       if (action === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');

@@ -41,6 +41,13 @@ export const MAX_MEDIA_BYTES = 6 * MiB;
 export const MAX_HEAVY_CALLS = 2;
 /** Other tool calls running at once: each holds a trace and an answer until it is written. */
 export const MAX_LIGHT_CALLS = 32;
+/**
+ * Long calls (audit_workspace, a walk of up to MAX_AUDIT_ENTRIES entries) running at once; the
+ * rest wait their turn, in order. A long call's memory is bounded by the audit itself (the
+ * findings it keeps, one folder's names), and it lets the event loop in every few milliseconds,
+ * so it takes no heavy slot: no other call waits for a walk.
+ */
+export const MAX_LONG_CALLS = 2;
 
 /**
  * Bytes written to stdout that the client has not read yet. Past it, no heavy call starts and

@@ -64,8 +64,10 @@ export interface AuditSummary {
   readonly time: string;
   readonly scanned: number;
   readonly truncated: boolean;
-  /** Every finding's count; `findings` may hold fewer (the Problems panel has them all). */
+  /** The findings the audit kept; `findings` may hold fewer (the Problems panel has them all). */
   readonly total: number;
+  /** Findings the audit found but did not keep (past its bounds), besides `total`. */
+  readonly notKept: number;
   readonly findings: readonly AuditFinding[];
   /** Why the audit did not finish (cancelled, or the folder could not be walked); null when it did. */
   readonly error: string | null;

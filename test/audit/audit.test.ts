@@ -4,8 +4,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { auditWorkspace, portabilityRules, type AuditReport, type Finding } from '../../src/audit/audit.js';
-import { HIDDEN_NAMES, isRoot, makeFixture, NFC, NFD, type Fixture } from './fixture.js';
+import {
+  auditWorkspace,
+  findingBytes,
+  foundCount,
+  MAX_KEPT_FINDING_BYTES,
+  MAX_KEPT_FINDINGS,
+  portabilityRules,
+  type AuditReport,
+  type Finding,
+} from '../../src/audit/audit.js';
+import { makeFastTempDir, removeDir } from '../server/helpers.js';
+import { HIDDEN_NAMES, isRoot, makeFindingFlood, makeFixture, makeUnportable, nestLongNames, NFC, NFD, type Fixture } from './fixture.js';
 
 let fixture: Fixture;
 let report: AuditReport;
@@ -240,5 +250,61 @@ describe('audit: limits and cancellation', () => {
     await assert.rejects(auditWorkspace('relative/path'), TypeError);
     await assert.rejects(auditWorkspace(path.join(fixture.clean, 'src', 'index.ts')), TypeError);
     await assert.rejects(auditWorkspace(fixture.clean, { maxEntries: 0 }), RangeError);
+  });
+});
+
+describe('audit: what it keeps, whatever the tree holds', () => {
+  let base: string;
+  before(() => {
+    base = makeFastTempDir('bi-audit-kept-');
+  });
+  after(() => removeDir(base));
+
+  const ofKind = (report: AuditReport, kind: Finding['kind']) => report.findings.filter((finding) => finding.kind === kind);
+
+  test(`past ${MAX_KEPT_FINDINGS.toLocaleString('en-US')} findings: the most serious kept, the rest counted by kind`, async () => {
+    const ws = path.join(base, 'count');
+    const { escape, lastName } = makeFindingFlood(ws);
+    const report = await auditWorkspace(ws);
+    assert.equal(report.truncated, false);
+    assert.equal(report.findings.length, MAX_KEPT_FINDINGS);
+    // The hard links gave way to the names, and the last name to the escaping link.
+    assert.deepEqual(report.notKept, { 'not-portable': 1, 'hard-link': 2 });
+    assert.equal(foundCount(report), MAX_KEPT_FINDINGS + 3);
+    assert.deepEqual(ofKind(report, 'link-escapes').map((finding) => finding.path), [escape]);
+    assert.equal(ofKind(report, 'not-portable').length, MAX_KEPT_FINDINGS - 1);
+    assert.ok(!report.findings.some((finding) => finding.path === lastName), 'the last name met is the one not kept');
+  });
+
+  test('a file whose other name was not kept says so, and still counts it', async () => {
+    // One name met before the bound is reached, the other after it.
+    const ws = path.join(base, 'hard');
+    fs.mkdirSync(path.join(ws, 'a'), { recursive: true });
+    fs.mkdirSync(path.join(ws, 'c'));
+    fs.writeFileSync(path.join(ws, 'a', 'one'), 'x');
+    makeUnportable(path.join(ws, 'b'), 0, MAX_KEPT_FINDINGS - 1);
+    fs.linkSync(path.join(ws, 'a', 'one'), path.join(ws, 'c', 'two'));
+    const report = await auditWorkspace(ws);
+    assert.equal(report.findings.length, MAX_KEPT_FINDINGS);
+    assert.deepEqual(report.notKept, { 'hard-link': 1 });
+    const [kept] = ofKind(report, 'hard-link');
+    assert.equal(kept?.path, path.join(ws, 'a', 'one'));
+    assert.match(kept.detail, /2 names \(hard links\), all in this workspace.* It has 1 other name here, not kept in this report\./);
+  });
+
+  test(`past ${MAX_KEPT_FINDING_BYTES.toLocaleString('en-US')} bytes of findings (paths of 3.5 KB): as many kept as fit, the rest counted`, async () => {
+    const ws = path.join(base, 'bytes');
+    const deep = nestLongNames(ws);
+    makeUnportable(deep, 0, 1);
+    const [first] = (await auditWorkspace(ws)).findings;
+    assert.ok(first, 'one finding');
+    // Every finding costs what the first does; one more than fits.
+    const fit = Math.floor(MAX_KEPT_FINDING_BYTES / findingBytes(first));
+    assert.ok(fit < MAX_KEPT_FINDINGS, 'the bytes bound binds first');
+    makeUnportable(deep, 1, fit + 1);
+    const report = await auditWorkspace(ws);
+    assert.equal(report.findings.length, fit);
+    assert.deepEqual(report.notKept, { 'not-portable': 1 });
+    assert.ok(report.findings.reduce((sum, finding) => sum + findingBytes(finding), 0) <= MAX_KEPT_FINDING_BYTES);
   });
 });

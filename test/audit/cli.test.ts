@@ -7,8 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { MAX_KEPT_FINDINGS } from '../../src/audit/audit.js';
 import { main } from '../../src/cli/main.js';
-import { isRoot, makeFixture, type Fixture } from './fixture.js';
+import { makeFastTempDir, removeDir } from '../server/helpers.js';
+import { isRoot, makeFindingFlood, makeFixture, type Fixture } from './fixture.js';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const cliPath = path.join(repoRoot, 'dist', 'cli.js');
@@ -25,7 +27,8 @@ function run(args: readonly string[]): Run {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NO_COLOR;
   delete env.FORCE_COLOR;
-  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd: repoRoot, encoding: 'utf8', env });
+  // A report of every finding kept runs to megabytes.
+  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd: repoRoot, encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -46,12 +49,15 @@ function assertUsageError(result: Run, mention: string): void {
 
 /** The JSON shape, exactly: these keys and no others, findings with a target only for link kinds that land. */
 function assertReportShape(body: Record<string, unknown>): void {
-  assert.deepEqual(Object.keys(body), ['root', 'rootPath', 'scanned', 'truncated', 'findings']);
+  assert.deepEqual(Object.keys(body), ['root', 'rootPath', 'scanned', 'truncated', 'notKept', 'findings']);
   assert.equal(typeof body.root, 'string');
   assert.equal(typeof body.rootPath, 'string');
   assert.ok(path.isAbsolute(body.rootPath as string));
   assert.ok(Number.isSafeInteger(body.scanned) && (body.scanned as number) >= 0);
   assert.equal(typeof body.truncated, 'boolean');
+  for (const [kind, count] of Object.entries(body.notKept as Record<string, unknown>)) {
+    assert.ok(KINDS.includes(kind) && Number.isSafeInteger(count) && (count as number) > 0, `notKept ${kind}: ${count}`);
+  }
   assert.ok(Array.isArray(body.findings));
   for (const finding of body.findings as Record<string, unknown>[]) {
     const expectedKeys = LINK_KINDS_WITH_TARGET.includes(finding.kind as string)
@@ -121,6 +127,7 @@ describe('audit: exit codes and the JSON report', () => {
     assert.equal(status, 0, stderr);
     assertReportShape(body);
     assert.deepEqual(body.findings, []);
+    assert.deepEqual(body.notKept, {});
     assert.equal(body.scanned, 16);
     assert.equal(body.truncated, false);
   });
@@ -140,6 +147,29 @@ describe('audit: exit codes and the JSON report', () => {
     assertReportShape(body);
     assert.equal(body.scanned, 2);
     assert.equal(body.truncated, true);
+  });
+
+  test(`past ${MAX_KEPT_FINDINGS.toLocaleString('en-US')} findings: "notKept" counts by kind what is not listed, and the text says so`, () => {
+    const base = makeFastTempDir('bi-audit-cli-');
+    try {
+      const ws = path.join(base, 'ws');
+      const { escape } = makeFindingFlood(ws);
+      const { status, stderr, body } = runJson(['audit', '--root', ws]);
+      assert.equal(status, 3, stderr);
+      assertReportShape(body);
+      assert.deepEqual(body.notKept, { 'not-portable': 1, 'hard-link': 2 });
+      const findings = body.findings as { kind: string; path: string }[];
+      assert.equal(findings.length, MAX_KEPT_FINDINGS);
+      assert.ok(findings.some((finding) => finding.kind === 'link-escapes' && finding.path === escape));
+      const text = run(['audit', '--root', ws]);
+      assert.equal(text.status, 3);
+      assert.match(text.stdout, /^not-portable \(10,000, 1 not kept\): /m);
+      assert.match(text.stdout, /^hard-link \(2, 2 not kept\): /m);
+      assert.match(text.stdout, /^10,003 findings: 1 link-escapes, 10,000 not-portable, 2 hard-link$/m);
+      assert.match(text.stdout, /^3 findings were not kept \(not-portable 1, hard-link 2\): an audit keeps at most 10,000 findings and 4 MiB of their text, the most serious kinds first\.$/m);
+    } finally {
+      removeDir(base);
+    }
   });
 
   // [what is wrong, arguments after `audit`, what stderr names]

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MAX_KEPT_FINDINGS } from '../../src/audit/audit.js';
 
 export const NFC = 'caf\u00e9';
 export const NFD = 'cafe\u0301';
@@ -125,6 +126,42 @@ export function makeFixture(): Fixture {
       spawnSync('rm', ['-rf', base]);
     },
   };
+}
+
+/** A name Windows cannot hold (a ":" and a trailing dot), all of one length so that every finding costs the same bytes. */
+export function unportableName(index: number): string {
+  return `f:${String(index).padStart(7, '0')}.`;
+}
+
+/** Files named unportableName(from) to unportableName(to - 1) in `folder`: one not-portable finding each. */
+export function makeUnportable(folder: string, from: number, to: number): void {
+  fs.mkdirSync(folder, { recursive: true });
+  for (let index = from; index < to; index++) fs.writeFileSync(path.join(folder, unportableName(index)), '');
+}
+
+/**
+ * A workspace with more findings than an audit keeps, met in this order: two names of one file
+ * (hard links, the least serious kind), MAX_KEPT_FINDINGS names that are not portable, then a
+ * link that escapes (the most serious). What is kept: the link, and all but the last name.
+ */
+export function makeFindingFlood(ws: string): { readonly escape: string; readonly lastName: string } {
+  write(path.join(ws, 'a-hard', 'one'));
+  fs.linkSync(path.join(ws, 'a-hard', 'one'), path.join(ws, 'a-hard', 'two'));
+  makeUnportable(path.join(ws, 'flood'), 0, MAX_KEPT_FINDINGS);
+  // In a folder of its own, so it is met after the flood (a folder's own entries are examined before its folders are walked).
+  fs.mkdirSync(path.join(ws, 'z'));
+  fs.symlinkSync(path.dirname(ws), path.join(ws, 'z', 'escape'));
+  return { escape: path.join(ws, 'z', 'escape'), lastName: path.join(ws, 'flood', unportableName(MAX_KEPT_FINDINGS - 1)) };
+}
+
+/**
+ * A folder below `under`, 14 folders of 250-character names deep, as in a tree anyone can commit:
+ * a finding there has a path of about 3.5 KB.
+ */
+export function nestLongNames(under: string): string {
+  const deep = path.join(under, ...Array.from({ length: 14 }, (_, i) => String.fromCharCode(0x61 + i).repeat(250)));
+  fs.mkdirSync(deep, { recursive: true });
+  return deep;
 }
 
 export const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

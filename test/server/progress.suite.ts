@@ -253,6 +253,7 @@ for (const { kind, version } of CLIENT_KINDS) {
       assert.equal(report.rootPath, small);
       assert.equal(report.truncated, false);
       assert.equal(report.omitted, 0);
+      assert.deepEqual(report.notKept, {});
       const kinds = (report.findings as { kind: string; path: string; target?: string }[]).map((finding) => `${finding.kind} ${path.relative(small, finding.path)}`);
       assert.ok(kinds.includes('link-escapes escape'), kinds.join(', '));
       if (process.platform === 'linux') assert.ok(kinds.includes('case-twins README.md') && kinds.includes('case-twins Readme.md'), kinds.join(', '));

@@ -38,6 +38,7 @@ interface Audit {
   readonly scanned: number;
   readonly truncated: boolean;
   readonly findings: readonly AuditFinding[];
+  readonly notKept: Readonly<Record<string, number>>;
   readonly omitted: number;
 }
 
@@ -201,6 +202,7 @@ function drawAudit(audit: Audit): void {
     scanned: audit.scanned,
     truncated: audit.truncated,
     total: audit.findings.length + audit.omitted,
+    notKept: Object.values(audit.notKept).reduce((sum, count) => sum + count, 0),
     findings: audit.findings,
     error: null,
   };

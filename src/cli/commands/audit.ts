@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { auditWorkspace, DEFAULT_MAX_ENTRIES, type AuditProgress, type AuditReport } from '../../audit/audit.js';
+import { auditWorkspace, DEFAULT_MAX_ENTRIES, foundCount, KEPT_BOUNDS, type AuditProgress, type AuditReport } from '../../audit/audit.js';
 import { rootToPath, visible, type Platform } from '../../core/index.js';
 import { realPathOr } from '../../host/node.js';
 import { renderAudit } from '../render.js';
@@ -14,7 +14,7 @@ Options:
   --root <uri-or-path>  the workspace root (required): a file: URI or an absolute path
   --max-entries <N>     entries to examine before stopping (default: ${DEFAULT_MAX_ENTRIES})
   --json                print one JSON object: {"root","rootPath","scanned","truncated",
-                        "findings":[{"kind","path","detail","target"?}]}
+                        "notKept":{kind:count},"findings":[{"kind","path","detail","target"?}]}
   -h, --help            show this help
 
 Findings:
@@ -34,7 +34,9 @@ Findings:
                      reading it reads them (package stores such as pnpm's do this on purpose)
 
 Exit status: 0 nothing found, 3 findings, 2 usage error. A walk stopped by --max-entries
-reports "truncated": true and judges only the entries examined.
+reports "truncated": true and judges only the entries examined. An audit keeps at most
+${KEPT_BOUNDS}, the most serious kinds first (the order above);
+"notKept" counts the others by kind.
 
 Example:
   boundary-inspector audit --root "$PWD" --json
@@ -46,6 +48,7 @@ export function auditJson(root: string, report: AuditReport) {
     rootPath: report.rootPath,
     scanned: report.scanned,
     truncated: report.truncated,
+    notKept: report.notKept,
     findings: report.findings.map(({ kind, path, detail, target }) => ({ kind, path, detail, ...(target !== undefined ? { target } : {}) })),
   };
 }
@@ -67,7 +70,7 @@ export function runAudit(args: readonly string[], io: Io, host: Platform): numbe
     .then((report) => {
       if (values.json) writeJson(io, auditJson(root, report));
       else io.stdout.write(renderAudit(root, report, { color: Boolean(io.stdout.isTTY) && !('NO_COLOR' in io.env) }));
-      return report.findings.length > 0 ? EXIT.findings : EXIT.ok;
+      return foundCount(report) > 0 ? EXIT.findings : EXIT.ok;
     });
 }
 

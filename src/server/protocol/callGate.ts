@@ -1,5 +1,5 @@
 import type { CancelSignal } from '../cancellation.js';
-import { MAX_HEAVY_CALLS, MAX_LIGHT_CALLS } from '../limits.js';
+import { MAX_HEAVY_CALLS, MAX_LIGHT_CALLS, MAX_LONG_CALLS } from '../limits.js';
 
 export type { CancelSignal };
 
@@ -74,3 +74,4 @@ export class CallGate {
 /** One gate of each for the process: a connection's calls share them. */
 export const heavyCalls = new CallGate(MAX_HEAVY_CALLS);
 export const lightCalls = new CallGate(MAX_LIGHT_CALLS);
+export const longCalls = new CallGate(MAX_LONG_CALLS);

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { rootToPath, visible } from '../../core/index.js';
 import { ChangedError } from '../fs/index.js';
 import { CallControl, type CallContext } from '../tools/callControl.js';
-import { heavyCalls, lightCalls } from './callGate.js';
+import { heavyCalls, lightCalls, longCalls } from './callGate.js';
 import { sameWorkspace, type Grant } from '../grants.js';
 import { chooseFromRoots } from './legacyRoots.js';
 import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from '../limits.js';
@@ -175,7 +175,7 @@ export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices 
     // Heavy tools run long enough to report progress or to be stopped part way; a change stops
     // for a cancel that arrives before it is made.
     const cancellable = tool.heavy || accessOf(tool) === 'write';
-    const gate = tool.heavy ? heavyCalls : lightCalls;
+    const gate = tool.long ? longCalls : tool.heavy ? heavyCalls : lightCalls;
     calls.set(tool.name, {
       inputSchema: z.object({ workspaceUri, ...tool.input }),
       run: async (args, call, ctx) => {

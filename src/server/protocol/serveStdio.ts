@@ -3,7 +3,7 @@ import vm from 'node:vm';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { anchorOf } from '../fs/index.js';
-import { heavyCalls, lightCalls } from './callGate.js';
+import { heavyCalls, lightCalls, longCalls } from './callGate.js';
 import { createServer, toolCalls } from './createServer.js';
 import { DirectCalls } from './directCalls.js';
 import { LineTransport } from './lineTransport.js';
@@ -79,7 +79,7 @@ export function serve(state: ServerState, options: { readonly directCalls: boole
   v8.setFlagsFromString('--optimize-for-size');
   for (const grant of state.grants) anchorOf(grant, state.platform);
   const report = boundedReporter(state.logger);
-  const gates = [heavyCalls, lightCalls];
+  const gates = [heavyCalls, lightCalls, longCalls];
   const direct = new DirectCalls((message) => transport.send(message), report);
   const transport = new LineTransport(process.stdin, process.stdout, {
     ondrain: () => gates.forEach((gate) => gate.wake()),

@@ -124,6 +124,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly output: z.ZodObject | null;
   /** Its work or its answer can reach megabytes: it waits its turn among MAX_HEAVY_CALLS. */
   readonly heavy: boolean;
+  /** It walks the whole workspace, with its memory bounded: it waits among MAX_LONG_CALLS instead, so no other call waits for it. */
+  readonly long?: true;
   /** For a tool that changes the workspace, and only for one. */
   readonly hints?: ChangeHints;
   /** The MCP Apps view that draws its result, for a client that shows them (protocol/appViews.ts). */
