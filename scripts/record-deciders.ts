@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CASES } from '../test/deciders/cases.js';
 import { DEFAULT_SCRATCH } from '../test/deciders/fixture.js';
-import { installAgent, notInstalled, PINS, PROGRAMS, REPO_ROOT, type Program } from '../test/deciders/programs.js';
-import { readRecording, RECORDING_PATH, writeRecording, type Observation, type Recording } from '../test/deciders/recording.js';
+import { installAgent, notInstalled, PINS, PROGRAMS, REPO_ROOT } from '../test/deciders/programs.js';
+import { RECORDING_PATH, updateRecording, type Draft } from '../test/deciders/recording.js';
 import { jobsOf, runCase } from '../test/deciders/run/index.js';
 
 const { values } = parseArgs({
@@ -56,30 +56,18 @@ for (const program of needed) {
 
 const today = new Date().toISOString().slice(0, 10);
 const order = CASES.map((c) => c.name);
-type Entries = Record<string, Partial<Record<Program, Record<string, Observation>>>>;
-
-/**
- * Reads the recording as it is on disk now, changes it and writes it back: two runs recording
- * other programs at the same time keep each other's entries.
- */
-function update(change: (cases: Entries) => void): void {
-  const current = readRecording();
-  const cases: Entries = JSON.parse(JSON.stringify(current?.cases ?? {}));
-  change(cases);
-  const recording: Recording = {
-    platform: `${process.platform} ${process.arch}`,
-    programs: {
-      ...(current?.programs ?? {}),
-      ...Object.fromEntries(needed.map((program) => [program, { npmPackage: PINS[program].npmPackage, version: PINS[program].version, recordedOn: today }])),
-    },
-    cases,
-  };
-  writeRecording(recording, order);
+/** Changes the recording on disk, naming the programs recorded now at their pins. */
+function update(change: (draft: Draft) => void): void {
+  updateRecording(order, (draft) => {
+    draft.platform = `${process.platform} ${process.arch}`;
+    for (const program of needed) draft.programs[program] = { npmPackage: PINS[program].npmPackage, version: PINS[program].version, recordedOn: today };
+    change(draft);
+  });
 }
 
 // A whole program re-recorded keeps nothing of its last recording that the table no longer holds.
 if (names === undefined)
-  update((cases) => {
+  update(({ cases }) => {
     for (const [name, entry] of Object.entries(cases)) {
       for (const program of needed) delete entry[program];
       if (Object.keys(entry).length === 0) delete cases[name];
@@ -94,7 +82,7 @@ async function worker(): Promise<void> {
   for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
     const { observation, base } = await runCase(job.c, job.program, job.tool, { scratch: path.resolve(values.scratch), keep: values.keep });
     const { c, program, tool } = job;
-    update((cases) => void (((cases[c.name] ??= {})[program] ??= {})[tool] = observation));
+    update(({ cases }) => void (((cases[c.name] ??= {})[program] ??= {})[tool] = observation));
     done += 1;
     counts.set(observation.decision, (counts.get(observation.decision) ?? 0) + 1);
     const where = observation.written !== undefined ? ` written: [${observation.written.join(', ')}]` : '';

@@ -46,13 +46,38 @@ export function readRecording(file = RECORDING_PATH): Recording | undefined {
   }
 }
 
-/** Cases and programs in the table's order, so a re-recording's diff shows only what changed. */
-export function writeRecording(recording: Recording, order: readonly string[], file = RECORDING_PATH): void {
-  const cases = Object.fromEntries(
-    [...order.filter((name) => name in recording.cases), ...Object.keys(recording.cases).filter((name) => !order.includes(name)).sort()].map((name) => [name, recording.cases[name]]),
-  );
-  // Whole or not at all: another recording run may read it at any moment.
-  const partial = `${file}.${process.pid}.partial`;
-  fs.writeFileSync(partial, `${JSON.stringify({ ...recording, cases }, null, 2)}\n`);
-  fs.renameSync(partial, file);
+/** A recording being changed. */
+export interface Draft {
+  platform: string;
+  programs: { [P in Program]?: ProgramRecord };
+  cases: Record<string, { [P in Program]?: Partial<Record<ToolName, Observation>> }>;
+}
+
+/**
+ * Reads the recording as it is on disk now, lets `change` change it and writes it back, whole (to
+ * a file renamed over it), under a lock: two recording runs at the same time keep each other's
+ * entries. Cases are kept in the table's `order`, so a re-recording's diff shows only what changed.
+ */
+export function updateRecording(order: readonly string[], change: (draft: Draft) => void, file = RECORDING_PATH): void {
+  const lock = `${file}.lock`;
+  for (let waited = 0; ; waited += 20) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (waited > 30_000) throw new Error(`${lock} has been held for 30 s: remove it if no recording is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+  try {
+    const draft = JSON.parse(JSON.stringify(readRecording(file) ?? { platform: '', programs: {}, cases: {} })) as Draft;
+    change(draft);
+    const names = [...order.filter((name) => name in draft.cases), ...Object.keys(draft.cases).filter((name) => !order.includes(name)).sort()];
+    const partial = `${file}.${process.pid}.partial`;
+    fs.writeFileSync(partial, `${JSON.stringify({ ...draft, cases: Object.fromEntries(names.map((name) => [name, draft.cases[name]])) }, null, 2)}\n`);
+    fs.renameSync(partial, file);
+  } finally {
+    fs.rmdirSync(lock);
+  }
 }

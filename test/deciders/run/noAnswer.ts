@@ -9,8 +9,14 @@ import type { StandIn } from '../standins/service.js';
  * Anything else (a time limit, a run that ended mid-way) is left unobserved.
  */
 export function withoutAnswer(ran: Ran, standIn: StandIn, fx: CaseFixture, timeoutMs: number): Pick<Observation, 'decision' | 'message' | 'detail'> {
-  const said = (ran.stderr.trim() || ran.stdout.trim()).slice(-800);
+  // What it said, without a stack trace's frames.
+  const said = fx
+    .unexpand(ran.stderr.trim() || ran.stdout.trim())
+    .split('\n')
+    .filter((line) => !/^\s+at /.test(line))
+    .join('\n')
+    .slice(-800);
   if (ran.timedOut) return { decision: 'unobserved', message: `no answer within ${timeoutMs} ms` };
-  if (ran.code !== 0 && standIn.offered === undefined) return { decision: 'deny', message: fx.unexpand(said), detail: { exitCode: ran.code, refusedToStart: true } };
-  return { decision: 'unobserved', message: fx.unexpand(`no answer to the call; the run ended ${ran.code}: ${said}`), detail: { exitCode: ran.code } };
+  if (ran.code !== 0 && standIn.offered === undefined) return { decision: 'deny', message: said, detail: { exitCode: ran.code, refusedToStart: true } };
+  return { decision: 'unobserved', message: `no answer to the call; the run ended ${ran.code}: ${said}`, detail: { exitCode: ran.code } };
 }
