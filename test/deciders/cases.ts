@@ -278,19 +278,19 @@ const CLAUDE: readonly DeciderCase[] = [
   // An allow rule in other letter case than the path.
   claude('allow-read-case-user', '{base}/outside/secret.txt', 'Read', { user: permissions({ allow: ['Read(/{base}/OUTSIDE/**)'] }) }),
   // An allow for Edit outside, then a read there.
-  claude('allow-edit-then-read-outside', '{base}/outside/secret.txt', 'Read', { project: permissions({ allow: ['Edit(/{base}/outside/**)'] }) }),
+  claude('allow-edit-then-read-outside', '{base}/outside/secret.txt', 'Read', { user: permissions({ allow: ['Edit(/{base}/outside/**)'] }) }),
   // An allow for Edit outside, then a write there.
-  claude('allow-edit-write-outside', '{base}/outside/new.txt', 'Write', { project: permissions({ allow: ['Edit(/{base}/outside/**)'] }) }),
-  // An allow for Edit inside, then a write there (default mode asks otherwise).
+  claude('allow-edit-write-outside', '{base}/outside/new.txt', 'Write', { user: permissions({ allow: ['Edit(/{base}/outside/**)'] }) }),
+  // An allow for Edit inside in the project's settings, then a write there (default mode asks otherwise).
   claude('allow-edit-write-inside', '{base}/ws/new.txt', 'Write', { project: permissions({ allow: ['Edit(./**)'] }) }),
   // An allow for Edit inside in the local settings, then a write there.
   claude('allow-edit-write-inside-local', '{base}/ws/new.txt', 'Write', { local: permissions({ allow: ['Edit(./**)'] }) }),
   // A bare tool name `Read` allows every read.
-  claude('allow-bare-read-outside', '{base}/outside/secret.txt', 'Read', { project: permissions({ allow: ['Read'] }) }),
+  claude('allow-bare-read-outside', '{base}/outside/secret.txt', 'Read', { user: permissions({ allow: ['Read'] }) }),
   // Precedence: allow and deny on one file, in one file.
-  claude('precedence-deny-over-allow', '{base}/outside/secret.txt', 'Read', { project: permissions({ allow: ['Read(/{base}/outside/**)'], deny: ['Read(/{base}/outside/secret.txt)'] }) }),
+  claude('precedence-deny-over-allow', '{base}/outside/secret.txt', 'Read', { user: permissions({ allow: ['Read(/{base}/outside/**)'], deny: ['Read(/{base}/outside/secret.txt)'] }) }),
   // Precedence: allow and ask on one file.
-  claude('precedence-ask-over-allow', '{base}/outside/secret.txt', 'Read', { project: permissions({ allow: ['Read(/{base}/outside/secret.txt)'], ask: ['Read(/{base}/outside/**)'] }) }),
+  claude('precedence-ask-over-allow', '{base}/outside/secret.txt', 'Read', { user: permissions({ allow: ['Read(/{base}/outside/secret.txt)'], ask: ['Read(/{base}/outside/**)'] }) }),
   // Precedence: ask and deny on one file.
   claude('precedence-deny-over-ask', '{base}/ws/a.txt', 'Read', { project: permissions({ ask: ['Read(./a.txt)'], deny: ['Read(./*.txt)'] }) }),
   // Layers: the user denies what the project allows.
@@ -370,9 +370,9 @@ const CLAUDE: readonly DeciderCase[] = [
   // acceptEdits: a write to the sibling whose name starts with the folder's.
   claude('accept-edits-sibling', '{base}/ws-evil/new.txt', 'Write', { user: permissions({}, { defaultMode: 'acceptEdits' }) }),
   // An allow rule on the link's target, read through the link.
-  claude('allow-target-read-through-link', '{base}/ws/escape-file', 'Read', { project: permissions({ allow: ['Read(/{base}/outside/**)'] }) }),
+  claude('allow-target-read-through-link', '{base}/ws/escape-file', 'Read', { user: permissions({ allow: ['Read(/{base}/outside/**)'] }) }),
   // An allow rule on the link's path, read through it.
-  claude('allow-link-path-read', '{base}/ws/escape-file', 'Read', { project: permissions({ allow: ['Read(./escape-file)'] }) }),
+  claude('allow-link-path-read', '{base}/ws/escape-file', 'Read', { user: permissions({ allow: ['Read(./escape-file)'] }) }),
 ];
 
 // ------------------------------------------------------------------------------------------------
@@ -448,7 +448,7 @@ const CODEX: readonly DeciderCase[] = [
   // --sandbox on the command line over config.toml.
   codex('sandbox-flag-over-config', '{base}/ws/new.txt', WRITES, { config: 'sandbox_mode = "workspace-write"', sandbox: 'read-only' }),
   // A trusted project without sandbox_mode.
-  codex('trusted-project-default', '{base}/ws/new.txt', WRITES, { config: 'sandbox_mode = "workspace-write"\n[projects."{base}/ws"]\ntrust_level = "trusted"' }),
+  codex('trusted-project-default', '{base}/ws/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "trusted"' }),
   // A project .codex/config.toml setting the mode, the project trusted.
   codex('project-config-mode', '{base}/ws/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "trusted"', project: 'sandbox_mode = "read-only"' }),
   // approval_policy on-request: a write outside, which would ask.
