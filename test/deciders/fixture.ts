@@ -54,6 +54,12 @@ export function makeCaseFixture(scratch: string, c: DeciderCase, program: Progra
   };
 }
 
+/** Writes a settings file (JSON, placeholders replaced), making its folder. */
+export function writeSettings(file: string, value: object, fx: CaseFixture): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, fx.expand(JSON.stringify(value, null, 2)));
+}
+
 /** The input as the program is given it. */
 export function inputOf(c: DeciderCase, fx: CaseFixture): string {
   return fx.expand(c.input);

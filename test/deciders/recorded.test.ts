@@ -72,6 +72,9 @@ const LIVE: Readonly<Record<Program, readonly string[]>> = {
 const comparable = (seen: Observation) => ({ decision: seen.decision, failed: seen.failed, written: seen.written, message: seen.message });
 
 describe('the real programs decide as recorded', () => {
+  test('every case to re-run is in the table', () => {
+    for (const [program, names] of Object.entries(LIVE)) for (const name of names) assert.ok(CASES.some((c) => c.name === name && program in c.tools), `${program} ${name}`);
+  });
   for (const program of PROGRAMS) {
     const skip = notInstalled(program) ?? (recording ? undefined : 'nothing recorded');
     for (const job of jobsOf(CASES.filter((c) => LIVE[program].includes(c.name))).filter((job) => job.program === program)) {

@@ -3,18 +3,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DeciderCase, ToolName } from '../cases.js';
-import { baseEnv, inputOf, runProgram, whereWritten, type CaseFixture } from '../fixture.js';
+import { baseEnv, inputOf, runProgram, whereWritten, writeSettings, type CaseFixture } from '../fixture.js';
 import { executableOf } from '../programs.js';
 import type { Observation } from '../recording.js';
 import { anthropic } from '../standins/anthropic.js';
 import type { ScriptedCall } from '../standins/service.js';
 import { startStandIn } from '../standins/service.js';
 import { withoutAnswer } from './noAnswer.js';
-
-const writeJson = (file: string, value: object, fx: CaseFixture): void => {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, fx.expand(JSON.stringify(value, null, 2)));
-};
 
 /** An edit needs a read of the file first: the edit is then the answer recorded. */
 function scriptOf(tool: ToolName, input: string, fx: CaseFixture): ScriptedCall[] {
@@ -50,14 +45,14 @@ export function classifyClaude(output: string, isError: boolean): Pick<Observati
 
 export async function runClaudeCode(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
   const settings = c.claude ?? {};
-  if (settings.user) writeJson(path.join(fx.home, '.claude', 'settings.json'), settings.user, fx);
-  if (settings.project) writeJson(path.join(fx.cwd, '.claude', 'settings.json'), settings.project, fx);
-  if (settings.local) writeJson(path.join(fx.cwd, '.claude', 'settings.local.json'), settings.local, fx);
-  if (settings.trusted) writeJson(path.join(fx.home, '.claude.json'), { projects: { [fx.cwd]: { hasTrustDialogAccepted: true } } }, fx);
+  if (settings.user) writeSettings(path.join(fx.home, '.claude', 'settings.json'), settings.user, fx);
+  if (settings.project) writeSettings(path.join(fx.cwd, '.claude', 'settings.json'), settings.project, fx);
+  if (settings.local) writeSettings(path.join(fx.cwd, '.claude', 'settings.local.json'), settings.local, fx);
+  if (settings.trusted) writeSettings(path.join(fx.home, '.claude.json'), { projects: { [fx.cwd]: { hasTrustDialogAccepted: true } } }, fx);
   const args = ['-p', 'go', '--output-format', 'stream-json', '--verbose'];
   if (settings.flag) {
     const file = path.join(fx.base, 'flag-settings.json');
-    writeJson(file, settings.flag, fx);
+    writeSettings(file, settings.flag, fx);
     args.push('--settings', file);
   }
   // The flag would override a defaultMode set in a settings file.

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DeciderCase, ToolName } from '../cases.js';
-import { baseEnv, inputOf, runProgram, whereWritten, type CaseFixture } from '../fixture.js';
+import { baseEnv, inputOf, runProgram, whereWritten, writeSettings, type CaseFixture } from '../fixture.js';
 import { executableOf } from '../programs.js';
 import type { Observation } from '../recording.js';
 import { gemini } from '../standins/gemini.js';
@@ -41,20 +41,15 @@ function merge(a: object, b: object): object {
   return out;
 }
 
-const writeJson = (file: string, value: object, fx: CaseFixture): void => {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, fx.expand(JSON.stringify(value, null, 2)));
-};
-
 export async function runGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
   const settings = c.gemini ?? {};
-  writeJson(path.join(fx.home, '.gemini', 'settings.json'), merge(AUTH, settings.user ?? {}), fx);
-  writeJson(path.join(fx.home, '.gemini', 'trustedFolders.json'), settings.trusted ?? { [fx.cwd]: 'TRUST_FOLDER' }, fx);
-  if (settings.workspace) writeJson(path.join(fx.cwd, '.gemini', 'settings.json'), settings.workspace, fx);
+  writeSettings(path.join(fx.home, '.gemini', 'settings.json'), merge(AUTH, settings.user ?? {}), fx);
+  writeSettings(path.join(fx.home, '.gemini', 'trustedFolders.json'), settings.trusted ?? { [fx.cwd]: 'TRUST_FOLDER' }, fx);
+  if (settings.workspace) writeSettings(path.join(fx.cwd, '.gemini', 'settings.json'), settings.workspace, fx);
   const env: Record<string, string> = { ...baseEnv(fx), GEMINI_API_KEY: 'stub', GEMINI_CLI_NO_RELAUNCH: 'true' };
   if (settings.system) {
     const file = path.join(fx.base, settings.systemInOpenFolder ? 'open' : 'etc', 'settings.json');
-    writeJson(file, settings.system, fx);
+    writeSettings(file, settings.system, fx);
     if (settings.systemInOpenFolder) fs.chmodSync(path.dirname(file), 0o777);
     env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = file;
   } else env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = path.join(fx.base, 'no-system-settings.json');
