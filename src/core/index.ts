@@ -4,6 +4,7 @@ export { trace, traceAgainst, verdictFor, type TraceOptions } from './trace.js';
 export { pathToUri } from './uri.js';
 export { findNearMisses, withNearMisses, MAX_NEAR_MISSES, DEFAULT_MAX_NAMES, type NearMissOptions, type OtherWorkspace } from './nearMisses.js';
 export { isInside } from './containment.js';
+export { resolveReal, MAX_LINK_HOPS, type Resolved, type ResolveFailure, type ResolveOptions } from './stages/realpath.js';
 export { splitAbsolute, joinSplit, type SplitPath } from './paths.js';
 export { comparisonKey, describeComparison, type Comparison } from './stages/casePolicy.js';
 export { REFUSAL_CODES } from './codes.js';

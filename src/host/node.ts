@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { delimiter, join, win32 as win32Path } from 'node:path';
 import type { FileSystemPort, FsLookup, Platform } from '../core/index.js';
+import type { DeciderFileSystem } from '../deciders/types.js';
 
 /** The platform whose rules the host's own paths follow. Other Unix systems follow POSIX, as Linux does. */
 export function hostPlatform(): Platform {
@@ -74,6 +75,18 @@ export const nodeFileSystem: FileSystemPort = {
   listNames: listNamesBounded,
   // Only Windows volumes keep 8.3 short names (PROGRA~1 for "Program Files").
   ...(process.platform === 'win32' ? { longName: windowsLongName } : {}),
+};
+
+/** The deciders' port: the core's, and the text of a configuration file. Never a write. */
+export const nodeDeciderFileSystem: DeciderFileSystem = {
+  ...nodeFileSystem,
+  readText(path: string) {
+    try {
+      return fs.readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 /**

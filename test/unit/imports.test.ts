@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { builtinModules } from 'node:module';
 import { test } from 'node:test';
+
+const BUILTINS = new Set(builtinModules);
 
 const SOURCE = path.resolve(__dirname, '../../src');
 const IMPORT = /^(?:import|export)\s+(?:type\s+)?[^;]*?from\s+'(\.[^']+)'/gm;
@@ -60,4 +63,24 @@ test('each layer of the server imports only the layers below it', () => {
     }
   }
   assert.deepEqual(upward, []);
+});
+
+// The deciders are pure, as the core is: the platform, the disk and the configuration come in
+// through their context, so each runs anywhere, simulated or on this machine's files.
+test('the deciders import only the core, the shared tables, each other and pure packages: no node:, no vscode, no SDK', () => {
+  const folder = path.join(SOURCE, 'deciders');
+  const wrong: string[] = [];
+  for (const file of fs.existsSync(folder) ? sourceFiles(folder) : []) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/^(?:import|export)\s+(?:type\s+)?[^;]*?from\s+'([^']+)'/gm)) {
+      const target = match[1]!;
+      const resolved = target.startsWith('.') ? path.relative(SOURCE, path.resolve(path.dirname(file), target)) : target;
+      const allowed = target.startsWith('.')
+        ? /^(core|shared|deciders)\//.test(resolved.split(path.sep).join('/'))
+        : !/^(node:|vscode$|@modelcontextprotocol\/)/.test(target) && !BUILTINS.has(target.split('/')[0]!);
+      if (!allowed) wrong.push(`${path.relative(SOURCE, file)} -> ${target}`);
+    }
+    if (/\bprocess\.(platform|env|cwd)\b/.test(text)) wrong.push(`${path.relative(SOURCE, file)} reads the process`);
+  }
+  assert.deepEqual(wrong, []);
 });
