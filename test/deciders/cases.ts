@@ -570,6 +570,36 @@ const GEMINI: readonly DeciderCase[] = [
   gemini('trust-through-link', '{base}/ws/a.txt', READ, { trusted: { '{base}/ws-link': 'TRUST_FOLDER' } }, { cwd: 'ws-link' }),
   // A .geminiignore entry.
   gemini('geminiignore', '{base}/ws/sub/b.txt', READ, {}, { tree: { 'ws/.geminiignore': 'sub/\n' } }),
+  // `%252e%252e`: decoded once to open the file, and again by the workspace check, to `..`.
+  gemini('encoded-twice', '{base}/ws/%252e%252e/outside/secret.txt', READ, {}),
+  // `git~1`: a Windows short name of .git, blocked on Linux too.
+  gemini('short-name-git', '{base}/ws/git~1/x.txt', READ, {}, { tree: { 'ws/git~1/x.txt': 'x\n' } }),
+  // `@sub/b.txt`: the leading `@` of a file reference is dropped when no such name exists.
+  gemini('at-prefix', '@sub/b.txt', READ, {}),
+  // includeDirectories naming the working folder's .git: the working folder is looked at first.
+  gemini('include-dirs-git-folder', '{base}/ws/.git/HEAD', READ, { user: { context: { includeDirectories: ['{base}/ws/.git'] } } }),
+  // includeDirectories in the user's and the workspace's settings: both lists count.
+  gemini('include-dirs-concat', '{base}/extra/notes.txt', READ, { user: { context: { includeDirectories: ['{base}/extra'] } }, workspace: { context: { includeDirectories: ['{base}/outside'] } } }),
+  // general.defaultApprovalMode auto_edit in the user's settings, no flag.
+  gemini('approval-setting-auto-edit', '{base}/ws/new.txt', WRITE, { user: { general: { defaultApprovalMode: 'auto_edit' } }, approvalMode: null }),
+  // general.defaultApprovalMode yolo in the user's settings: only the flag turns yolo on.
+  gemini('approval-setting-yolo', '{base}/ws/new.txt', WRITE, { user: { general: { defaultApprovalMode: 'yolo' } }, approvalMode: null }),
+  // The workspace's default over the user's: a scalar setting from the later layer wins.
+  gemini('approval-workspace-over-user', '{base}/ws/new.txt', WRITE, { user: { general: { defaultApprovalMode: 'auto_edit' } }, workspace: { general: { defaultApprovalMode: 'default' } }, approvalMode: null }),
+  // The system's default over the workspace's.
+  gemini('approval-system-over-workspace', '{base}/ws/new.txt', WRITE, { workspace: { general: { defaultApprovalMode: 'auto_edit' } }, system: { general: { defaultApprovalMode: 'default' } }, approvalMode: null }),
+  // A name starting with `..` inside: auto_edit's path checker takes it for a way out.
+  gemini('dotdot-name-write', '{base}/ws/..notes.txt', WRITE, {}),
+  // The same name in yolo mode, where that checker does not run.
+  gemini('dotdot-name-write-yolo', '{base}/ws/..notes.txt', WRITE, { approvalMode: 'yolo' }),
+  // A build file (package.json) inside: protected in a headless run.
+  gemini('build-file-write', '{base}/ws/sub/package.json', WRITE, {}),
+  // .vscode/ inside: auto_edit asks for it, and nobody can answer headless.
+  gemini('vscode-write', '{base}/ws/.vscode/settings.json', WRITE, {}),
+  // The project's temporary folder in yolo mode.
+  gemini('project-temp-dir-yolo', '{home}/.gemini/tmp/ws/new.txt', WRITE, { approvalMode: 'yolo' }),
+  // A plan written in plan mode by a bare name: into the plans folder.
+  gemini('write-plan-mode-plan-file', 'plan.md', WRITE, { approvalMode: 'plan' }),
 ];
 
 // ------------------------------------------------------------------------------------------------

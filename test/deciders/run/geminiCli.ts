@@ -1,7 +1,8 @@
 // Gemini CLI, headless (`gemini -p`), against the Gemini API stand-in. Settings go where it reads
 // them (the user's, the workspace's, the system's through GEMINI_CLI_SYSTEM_SETTINGS_PATH) and the
 // working folder is trusted unless the case says otherwise. In the default approval mode a
-// headless run does not offer the tools that would ask: the call comes back "not found".
+// headless run does not offer the tools that would ask: the call comes back "not found"; a call a
+// policy would confirm fails, since nobody can confirm it headless.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DeciderCase, ToolName } from '../cases.js';
@@ -25,7 +26,7 @@ function callOf(tool: ToolName, input: string, fx: CaseFixture): ScriptedCall {
 
 export function classifyGemini(output: string, isError: boolean): Pick<Observation, 'decision' | 'failed'> {
   if (/Path not in workspace|ignored by configured ignore patterns/.test(output)) return { decision: 'deny' };
-  if (/Tool "[^"]+" not found/.test(output)) return { decision: 'ask' };
+  if (/Tool "[^"]+" not found|requires user confirmation/.test(output)) return { decision: 'ask' };
   if (/denied|not allowed|policy/i.test(output) && isError) return { decision: 'deny' };
   if (isError) return { decision: 'allow', failed: true };
   return { decision: 'allow' };
@@ -41,7 +42,14 @@ function merge(a: object, b: object): object {
   return out;
 }
 
-export async function runGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
+/** How Gemini CLI is started for a case: its settings files written, its environment and flags. */
+export interface GeminiLaunch {
+  readonly env: Record<string, string>;
+  readonly args: readonly string[];
+}
+
+/** Writes the case's settings files where Gemini CLI reads them and gives the environment and flags to start it with. */
+export function prepareGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixture): GeminiLaunch {
   const settings = c.gemini ?? {};
   writeSettings(path.join(fx.home, '.gemini', 'settings.json'), merge(AUTH, settings.user ?? {}), fx);
   writeSettings(path.join(fx.home, '.gemini', 'trustedFolders.json'), settings.trusted ?? { [fx.cwd]: 'TRUST_FOLDER' }, fx);
@@ -58,7 +66,11 @@ export async function runGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixtu
   const approvalMode = settings.approvalMode === undefined ? (tool === 'write_file' ? 'auto_edit' : null) : settings.approvalMode;
   if (approvalMode !== null) args.push('--approval-mode', approvalMode);
   for (const dir of c.addDirs ?? []) args.push('--include-directories', fx.expand(dir));
+  return { env, args };
+}
 
+export async function runGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
+  const { env, args } = prepareGeminiCli(c, tool, fx);
   const input = inputOf(c, fx);
   const script = [callOf(tool, input, fx)];
   const standIn = await startStandIn(gemini, script);
