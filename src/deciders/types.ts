@@ -106,6 +106,12 @@ export interface DeciderVerdict {
 export interface DeciderFileSystem extends FileSystemPort {
   /** The whole text of a file, or undefined when there is none (or it cannot be read). */
   readText(path: string): string | undefined;
+  /**
+   * Who owns an entry and its mode bits (`stat(2)`, the link itself with `noFollow`), or
+   * undefined when it cannot be told. Optional: a program that skips a configuration file others
+   * could have written (Gemini CLI's system settings) needs it; without it the file is taken as safe.
+   */
+  ownership?(path: string, options?: { readonly noFollow?: boolean }): { readonly uid: number; readonly mode: number } | undefined;
 }
 
 /** What a program's decision depends on besides its configuration files. */
@@ -118,6 +124,12 @@ export interface DeciderContext {
   readonly cwd: string;
   /** `--add-dir` values, in order. */
   readonly addDirs: readonly string[];
+  /**
+   * The program's other command-line arguments that bear on the decision, as they would be
+   * typed (`['--approval-mode', 'auto_edit']`, `['--sandbox', 'read-only']`); each decider reads
+   * the ones its program knows. Absent: none.
+   */
+  readonly args?: readonly string[];
   /** The reference server's allowed directories, as passed on its command line. */
   readonly allowed: readonly string[];
   /** The program's environment, for the variables it reads (TMPDIR, CODEX_HOME...). */
