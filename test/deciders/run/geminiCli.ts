@@ -25,7 +25,8 @@ function callOf(tool: ToolName, input: string, fx: CaseFixture): ScriptedCall {
 }
 
 export function classifyGemini(output: string, isError: boolean): Pick<Observation, 'decision' | 'failed'> {
-  if (/Path not in workspace|ignored by configured ignore patterns/.test(output)) return { decision: 'deny' };
+  // The path refused by Gemini CLI's own checks, before the tool touches the disk.
+  if (/Path not in workspace|ignored by configured ignore patterns|^(Invalid path|Failed to resolve path): /.test(output)) return { decision: 'deny' };
   if (/Tool "[^"]+" not found|requires user confirmation/.test(output)) return { decision: 'ask' };
   if (/denied|not allowed|policy/i.test(output) && isError) return { decision: 'deny' };
   if (isError) return { decision: 'allow', failed: true };
@@ -55,17 +56,25 @@ export function prepareGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixture
   writeSettings(path.join(fx.home, '.gemini', 'trustedFolders.json'), settings.trusted ?? { [fx.cwd]: 'TRUST_FOLDER' }, fx);
   if (settings.workspace) writeSettings(path.join(fx.cwd, '.gemini', 'settings.json'), settings.workspace, fx);
   const env: Record<string, string> = { ...baseEnv(fx), GEMINI_API_KEY: 'stub', GEMINI_CLI_NO_RELAUNCH: 'true' };
+  for (const [name, value] of Object.entries(settings.env ?? {})) env[name] = fx.expand(value);
   if (settings.system) {
     const file = path.join(fx.base, settings.systemInOpenFolder ? 'open' : 'etc', 'settings.json');
     writeSettings(file, settings.system, fx);
     if (settings.systemInOpenFolder) fs.chmodSync(path.dirname(file), 0o777);
     env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = file;
   } else env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = path.join(fx.base, 'no-system-settings.json');
+  if (settings.systemDefaults) writeSettings(path.join(path.dirname(env.GEMINI_CLI_SYSTEM_SETTINGS_PATH), 'system-defaults.json'), settings.systemDefaults, fx);
+  // The case's own files last: they may replace the ones written above.
+  for (const [file, text] of Object.entries(settings.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(fx.base, file)), { recursive: true });
+    fs.writeFileSync(path.join(fx.base, file), fx.expand(text));
+  }
 
   const args = ['-p', 'go', '-m', MODEL, '--output-format', 'json'];
   const approvalMode = settings.approvalMode === undefined ? (tool === 'write_file' ? 'auto_edit' : null) : settings.approvalMode;
   if (approvalMode !== null) args.push('--approval-mode', approvalMode);
   for (const dir of c.addDirs ?? []) args.push('--include-directories', fx.expand(dir));
+  args.push(...(settings.args ?? []).map(fx.expand));
   return { env, args };
 }
 
