@@ -1,6 +1,6 @@
 // A JSON settings file as the agents read it (comments allowed, then JSON.parse), and the line of
 // a setting in it, for a decision to name the line that mattered and a fix to open the file there.
-import { findNodeAtLocation, parseTree, stripComments } from 'jsonc-parser';
+import { findNodeAtLocation, parse, parseTree, stripComments, type ParseError } from 'jsonc-parser';
 import type { DeciderFileSystem } from './types.js';
 
 export type JsonPath = readonly (string | number)[];
@@ -51,4 +51,14 @@ export function lineOf(text: string, at: JsonPath): number {
     if (offset !== undefined) return text.slice(0, offset).split('\n').length;
   }
   return 1;
+}
+
+/**
+ * A settings file's text that JSON.parse refuses only for its trailing commas, written out
+ * without them (and without its comments); undefined when more is wrong with it.
+ */
+export function withoutTrailingCommas(text: string): string | undefined {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return errors.length === 0 && value !== undefined ? `${JSON.stringify(value, null, 2)}\n` : undefined;
 }

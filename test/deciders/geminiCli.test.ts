@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { geminiCli } from '../../src/deciders/gemini-cli/index.js';
 import type { DeciderContext, DeciderVerdict, Fix } from '../../src/deciders/index.js';
 import { DECIDERS } from '../../src/deciders/index.js';
+import { withoutTrailingCommas } from '../../src/deciders/jsonSettings.js';
 import { nodeDeciderFileSystem } from '../../src/host/node.js';
 import { CASES, type DeciderCase, type ToolName } from './cases.js';
 import { DEFAULT_SCRATCH, inputOf, makeCaseFixture, removeFixture, type CaseFixture } from './fixture.js';
@@ -29,13 +30,14 @@ interface Prepared {
 function prepare(c: DeciderCase, tool: ToolName): Prepared {
   const fx = makeCaseFixture(DEFAULT_SCRATCH, c, 'gemini-cli');
   const { env, args } = prepareGeminiCli(c, tool, fx);
-  // The folders added go in as --add-dir does from the CLI; the other flags as they were passed.
+  // The case's added folders go in as --add-dir does from the CLI; the other flags as they were passed.
+  const addDirs = (c.addDirs ?? []).map(fx.expand);
   const kept: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--include-directories') i++;
+    if (args[i] === '--include-directories' && addDirs.includes(args[i + 1]!)) i++;
     else kept.push(args[i]!);
   }
-  const ctx: DeciderContext = { platform: 'linux', fs: nodeDeciderFileSystem, home: fx.home, cwd: fx.cwd, addDirs: (c.addDirs ?? []).map(fx.expand), args: kept, allowed: [], env };
+  const ctx: DeciderContext = { platform: 'linux', fs: nodeDeciderFileSystem, home: fx.home, cwd: fx.cwd, addDirs, args: kept, allowed: [], env };
   return { fx, input: inputOf(c, fx), ctx };
 }
 
@@ -54,7 +56,16 @@ function mergeJson(into: unknown, add: unknown): unknown {
   return add;
 }
 
-/** Applies a fix to a prepared case; false when the fix is only words (nothing to apply). */
+/** A JSON file's value, or undefined when there is none or it does not parse. */
+function parsed(file: string, text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined): unknown {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Applies a fix to a prepared case; undefined when the fix is only words (nothing to apply). */
 function applyFix(p: Prepared, fix: Fix): { input: string } | undefined {
   if (fix.flag !== undefined) {
     const [name, value] = fix.flag.split(/ (.*)/s) as [string, string | undefined];
@@ -68,9 +79,17 @@ function applyFix(p: Prepared, fix: Fix): { input: string } | undefined {
     return { input: p.input };
   }
   if (fix.file !== undefined && fix.add !== undefined) {
-    const current = fs.existsSync(fix.file) ? (JSON.parse(fs.readFileSync(fix.file, 'utf8')) as unknown) : {};
+    const current = parsed(fix.file);
     fs.mkdirSync(path.dirname(fix.file), { recursive: true });
-    fs.writeFileSync(fix.file, JSON.stringify(mergeJson(current, JSON.parse(fix.add)), null, 2));
+    // Added to settings that parse; written instead of a file that does not.
+    fs.writeFileSync(fix.file, current === undefined && fs.existsSync(fix.file) ? fix.add : JSON.stringify(mergeJson(current ?? {}, JSON.parse(fix.add)), null, 2));
+    return { input: p.input };
+  }
+  if (fix.file !== undefined && fix.line !== undefined && /^Remove/.test(fix.text)) {
+    const lines = fs.readFileSync(fix.file, 'utf8').split('\n');
+    lines.splice(fix.line - 1, 1);
+    const text = lines.join('\n');
+    fs.writeFileSync(fix.file, fix.file.endsWith('.json') && parsed(fix.file, text) === undefined ? (withoutTrailingCommas(text) ?? text) : text);
     return { input: p.input };
   }
   if (fix.path !== undefined && /^Create the folder/.test(fix.text)) {
@@ -84,6 +103,9 @@ function applyFix(p: Prepared, fix: Fix): { input: string } | undefined {
 /** Fixes that are words only, where no setting, flag or path lets Gemini CLI through. */
 const NO_FIX_TO_APPLY: Readonly<Record<string, string>> = {
   'gemini-build-file-write': 'headless, a change to a build file is refused in every mode: only an interactive confirmation lets it through',
+  'gemini-build-file-dockerfile-yolo': 'headless, a change to a build file is refused in every mode: only an interactive confirmation lets it through',
+  'gemini-restricted-mode': 'GEMINI_RESTRICTED_MODE is a variable of the environment, which a fix names but cannot set',
+  'gemini-link-loop': 'a loop of links is broken on the disk, not in a setting',
 };
 
 describe('gemini-cli decides as Gemini CLI 0.61.0 was recorded deciding', () => {
@@ -154,7 +176,7 @@ describe('every deny and ask of gemini-cli offers a fix that lets the request th
       // Each copy of the case has a folder of its own: a fix is moved to it.
       const moved = (fix: Fix, base: string): Fix => JSON.parse(JSON.stringify(fix).replaceAll(first.fx.base, base)) as Fix;
       assert.ok(fixes.length > 0);
-      const applicable = fixes.filter((fix) => fix.flag !== undefined || (fix.file !== undefined && fix.add !== undefined) || fix.path !== undefined);
+      const applicable = fixes.filter((fix) => fix.flag !== undefined || (fix.file !== undefined && (fix.add !== undefined || /^Remove/.test(fix.text))) || fix.path !== undefined);
       if (c.name in NO_FIX_TO_APPLY) {
         assert.deepEqual(applicable, [], NO_FIX_TO_APPLY[c.name]);
         return;

@@ -91,9 +91,12 @@ export function ignoredForRead(host: GeminiHost, options: IgnoreOptions, given: 
   const { fs, path } = host;
   const root = path.resolve(host.processCwd, host.processCwd);
   const files: IgnoreFileRead[] = [];
+  // Each file's text, to name the line that matched: a .gitignore's patterns count from its own folder.
+  const texts: { readonly path: string; readonly text: string; readonly base: string | undefined }[] = [];
   const readPatterns = (file: string, role: string, trim: (line: string) => string) => {
     const text = fs.readText(file);
     files.push({ path: file, found: text !== undefined, role });
+    if (text !== undefined) texts.push({ path: file, text, base: undefined });
     return text === undefined ? [] : patternLines(text, trim);
   };
   const geminiPatterns = readPatterns(path.join(root, '.geminiignore'), '.geminiignore', (line) => line.trim());
@@ -106,7 +109,10 @@ export function ignoredForRead(host: GeminiHost, options: IgnoreOptions, given: 
     const gitignoreOf = new Map<string, Ignore>();
     const loadGitignore = (file: string, base: string): Ignore => {
       const text = fs.readText(file);
-      if (!files.some((seen) => seen.path === file)) files.push({ path: file, found: text !== undefined, role: base === '.' && file.endsWith('exclude') ? '.git/info/exclude' : '.gitignore' });
+      if (!files.some((seen) => seen.path === file)) {
+        files.push({ path: file, found: text !== undefined, role: base === '.' && file.endsWith('exclude') ? '.git/info/exclude' : '.gitignore' });
+        if (text !== undefined) texts.push({ path: file, text, base });
+      }
       return ignore().add(text === undefined ? [] : rebased(patternLines(text, (line) => line.trimStart()), base));
     };
     return (filePath: string, isDirectory: boolean): boolean => {
@@ -165,9 +171,23 @@ export function ignoredForRead(host: GeminiHost, options: IgnoreOptions, given: 
       return undefined;
     }
   };
+  /** The first pattern line that, alone, ignores the path. */
+  const culprit = (checked: string): RuleSource | undefined => {
+    const relative = relativeToRoot(host, root, checked, false);
+    if (relative === null || relative === '') return undefined;
+    for (const { path: file, text, base } of texts) {
+      const lines = text.split(/\r\n|\n|\r/);
+      for (let i = 0; i < lines.length; i++) {
+        const pattern = lines[i]!.trim();
+        if (pattern === '' || pattern.startsWith('#') || pattern.startsWith('!')) continue;
+        if (ignore().add(base === undefined ? [pattern] : rebased([pattern], base)).ignores(relative)) return { text: `${pattern} (${files.find((seen) => seen.path === file)?.role ?? file})`, file, line: i + 1 };
+      }
+    }
+    return undefined;
+  };
   for (const checked of [given, resolved]) {
     const by = shouldIgnore(checked);
-    if (by !== undefined) return { ignored: true, checked, source: { text: `ignored by ${by}` }, files };
+    if (by !== undefined) return { ignored: true, checked, source: culprit(checked) ?? { text: `ignored by ${by}` }, files };
   }
   return { ignored: false, files };
 }

@@ -9,7 +9,7 @@ import { ignoredForRead } from './ignore.js';
 import { GeminiPathError, geminiHost, percentDecoded, resolveToRealPath, withoutReferenceMark, type GeminiHost } from './paths.js';
 import { approvalMode, parseFlags, resolvePlanPath, SESSION_PLACEHOLDER, writePolicy, type ApprovalMode } from './policy.js';
 import { mergedSettings, readSettingsFiles, settingAt, sourceOf, type SettingsFiles } from './settings.js';
-import { lineOf } from '../jsonSettings.js';
+import { lineOf, withoutTrailingCommas } from '../jsonSettings.js';
 import { checkPathTrust, readTrustFile, type TrustOutcome } from './trust.js';
 import { geminiStorage, nearestFolder, validatePathAccess, workspaceFolders, type IncludedFolder, type PathAccess, type WorkspaceFolders } from './workspace.js';
 
@@ -70,6 +70,14 @@ function layerToChange(files: SettingsFiles, at: readonly string[], trusted: boo
   return { file: user.path, line: user.text === undefined ? 1 : lineOf(user.text, at.slice(0, -1)) };
 }
 
+/** The fix for a settings file Gemini CLI cannot parse: the same settings without trailing commas, when that is all that is wrong. */
+function mendFix(file: string, text: string | undefined): Fix {
+  const mended = text === undefined ? undefined : withoutTrailingCommas(text);
+  return mended === undefined
+    ? { text: `Make ${file} a valid JSON object: comments are allowed, trailing commas are not.`, file, line: 1 }
+    : { text: `Remove the trailing commas from ${file}: Gemini CLI allows comments, not trailing commas.`, file, line: 1, add: mended };
+}
+
 function decide(this: Decider, input: string, toolName: string, ctx: DeciderContext): DeciderVerdict {
   const tool = toolFor(this, toolName);
   if (!tool) throw new Error(`Gemini CLI has no tool ${toolName}: its tools are ${[...this.tools.read, ...this.tools.change].join(', ')}`);
@@ -79,7 +87,8 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   const { path } = host;
   const home = env.GEMINI_CLI_HOME || ctx.home;
   if (ctx.platform !== 'linux') g.unrecorded.push(`recorded on Linux only: ${ctx.platform}'s path rules are read from Gemini CLI's code`);
-  if (env.GEMINI_CLI_HOME) g.unrecorded.push('GEMINI_CLI_HOME');
+  if (env.GEMINI_CLI_HOME) g.unrecorded.push('GEMINI_CLI_HOME (another home for its own files)');
+  if (env.SANDBOX === 'sandbox-exec') g.unrecorded.push("macOS's sandbox-exec (its files under ~/.cache/.gemini)");
   const finish = (outcome: Outcome): DeciderVerdict => ({
     decider: 'gemini-cli',
     program: `${PROGRAM} ${VERSION}`,
@@ -105,7 +114,6 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
     return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: ${flags.error}` }, path: null, fixes: [{ text: 'Pass one approval mode, as --approval-mode <default|auto_edit|yolo|plan>.', flag: '--approval-mode auto_edit' }] });
   }
   g.stage({ name: 'command line', status: 'pass', input: (ctx.args ?? []).join(' '), output: null, rule: 'the flags that bear on a path: --approval-mode, --yolo, --skip-trust, --include-directories (repeatable, comma-separated)', note: flags.skipTrust ? '--skip-trust trusts the working folder for this run' : '' });
-  if (flags.skipTrust) g.unrecorded.push('--skip-trust');
 
   // 2. The settings layers, and the trust their merge needs.
   const files = readSettingsFiles(host, home, env);
@@ -139,7 +147,12 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   });
   if (broken) {
     g.stage(stop('loadSettings', broken.path, 'system defaults, user, workspace, system: each read as JSON with comments', layerNotes.join('; ')));
-    return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: Error in ${broken.path}: ${broken.error}`, source: { text: broken.error!, file: broken.path } }, path: null, fixes: [{ text: `Make ${broken.path} a valid JSON object (comments are allowed, trailing commas are not).`, file: broken.path, line: 1 }] });
+    return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: Error in ${broken.path}: ${broken.error}`, source: { text: broken.error!, file: broken.path } }, path: null, fixes: [mendFix(broken.path, broken.text)] });
+  }
+  if ('error' in settingsTrust) {
+    // Settings are read with the folder's trust, so a broken trust file stops Gemini CLI here, whatever the flags.
+    g.stage(stop('loadSettings', trustFile.path, 'the folder\'s trust decides whether the workspace settings apply', settingsTrust.error, { text: settingsTrust.error, file: trustFile.path }));
+    return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: ${settingsTrust.error}`, source: { text: settingsTrust.error, file: trustFile.path } }, path: null, fixes: [mendFix(trustFile.path, trustFile.text)] });
   }
   g.stage({
     name: 'loadSettings',
@@ -154,6 +167,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   const runTrust = trustCheck(merged, settingsTrusted, flags.skipTrust);
   g.file(trustFile.path, 'trusted folders', trustFile.found, 'source' in runTrust && runTrust.source.file === trustFile.path);
   const trustFixes = (): Fix[] => {
+    if (env.GEMINI_RESTRICTED_MODE === 'true') return [{ text: 'Unset GEMINI_RESTRICTED_MODE: while it is true no folder is trusted, whatever the rules or flags.' }];
     const doNotTrust = 'rule' in runTrust && runTrust.rule?.level === 'DO_NOT_TRUST' ? runTrust.source.line : undefined;
     return [
       { text: `Trust the working folder in ${trustFile.path}.`, file: trustFile.path, line: doNotTrust ?? 1, add: JSON.stringify({ [host.processCwd]: 'TRUST_FOLDER' }) },
@@ -162,7 +176,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   };
   if ('error' in runTrust) {
     g.stage(stop('isWorkspaceTrusted', host.processCwd, 'the rules of trustedFolders.json', runTrust.error, { text: runTrust.error, file: trustFile.path }));
-    return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: ${runTrust.error}`, source: { text: runTrust.error, file: trustFile.path } }, path: null, fixes: [{ text: `Make ${trustFile.path} a JSON object of folder paths to TRUST_FOLDER, TRUST_PARENT or DO_NOT_TRUST.`, file: trustFile.path, line: 1 }] });
+    return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: ${runTrust.error}`, source: { text: runTrust.error, file: trustFile.path } }, path: null, fixes: [mendFix(trustFile.path, trustFile.text)] });
   }
   const trustEnabled = enabledOf(merged);
   const trustRule = 'GEMINI_RESTRICTED_MODE, --skip-trust and GEMINI_CLI_TRUST_WORKSPACE first; trust off (security.folderTrust.enabled: false) trusts every folder; otherwise the longest rule of trustedFolders.json whose folder (a TRUST_PARENT rule: its parent) holds the working folder, both by real path';
@@ -205,7 +219,6 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   for (const dir of flagIncludes) included.push({ written: expandHome(host, home, dir), source: { text: `--include-directories ${dir}`, flag: `--include-directories ${dir}` } });
   const ide = env.GEMINI_CLI_IDE_WORKSPACE_PATH;
   if (ide) {
-    g.unrecorded.push('GEMINI_CLI_IDE_WORKSPACE_PATH (the editor\'s folders)');
     for (const folder of ide.split(path.delimiter)) {
       if (folder.trim() === '') continue;
       try {
@@ -220,7 +233,10 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   if (folders.failure) {
     const { folder, message } = folders.failure;
     g.stage(stop('WorkspaceContext', folder.written, workspaceRule, `${message}: Gemini CLI stops at start, ${AS_OBSERVED}, though the setting's description says a missing folder is skipped with a warning`, folder.source));
-    const fixes: Fix[] = [{ text: `Create the folder ${path.resolve(host.processCwd, folder.written)}, or remove it from the list.`, path: path.resolve(host.processCwd, folder.written), ...(folder.source.file ? { file: folder.source.file, line: folder.source.line ?? 1 } : {}) }];
+    const absolute = path.resolve(host.processCwd, folder.written);
+    const fixes: Fix[] = folder.source.file ? [{ text: `Remove ${folder.written} from context.includeDirectories.`, file: folder.source.file, line: folder.source.line ?? 1 }] : [{ text: `Drop ${folder.source.flag ?? folder.source.text} from the command line.` }];
+    if (message.startsWith('Directory does not exist')) fixes.push({ text: `Create the folder ${absolute}.`, path: absolute });
+    else fixes.push({ text: `Include the folder that holds it, ${path.dirname(absolute)}, instead.`, flag: `--include-directories ${path.dirname(absolute)}` });
     return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: ${message}`, source: folder.source }, path: null, fixes });
   }
   g.stage({
@@ -279,8 +295,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   } catch (error) {
     if (!(error instanceof GeminiPathError)) throw error;
     g.stage(stop('resolveToRealPath', input, pathRule, error.message));
-    g.unrecorded.push('a path Gemini CLI cannot resolve');
-    return finish({ decision: 'deny', rule: { text: `Failed to resolve path: ${error.message}` }, path: null, fixes: [{ text: 'Name the file by a path without a loop of links.', path: input }] });
+    return finish({ decision: 'deny', rule: { text: `Failed to resolve path: ${error.message}` }, path: null, fixes: [{ text: 'Break the loop of links on the way, or name the file by a path that has none.' }] });
   }
   const decodedOnce = percentDecoded(path.resolve(host.processCwd, sanitized));
   const pathNotes: string[] = [];
@@ -325,13 +340,18 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
       g.differences.push(`Gemini CLI refuses "${within.blocked}" inside the workspace, as "not in workspace"; Boundary Inspector has no names it refuses.`);
     } else if (checked.why === 'not in workspace') {
       pathFixes = includeFixes(within?.resolved ?? resolved);
+      // macOS: the disk ignores case, the check does not; the folder as Gemini CLI holds it works.
+      const target = within?.resolved ?? resolved;
+      const sameButCase = ctx.platform === 'darwin' ? folders.directories.find((dir) => target.toLowerCase() === dir.toLowerCase() || target.toLowerCase().startsWith(`${dir.toLowerCase()}/`)) : undefined;
+      if (sameButCase !== undefined) {
+        pathFixes.unshift({ text: `Spell the folder as the workspace holds it: ${sameButCase}.`, path: sameButCase + target.slice(sameButCase.length) });
+        g.differences.push('On macOS Gemini CLI compares a path with its workspace folders letter for letter, though the disk ignores case, so the same folder typed in another case is outside; Boundary Inspector compares as the disk does.');
+      }
       // read_file refuses a link that leads out of the working folder as ignored, wherever it leads: name the target.
       if (access === 'read' && ctx.fs.lstat(path.resolve(host.processCwd, sanitized)).kind === 'symlink') pathFixes.push({ text: 'Name the file by its own path: read_file takes a link that leads out of the working folder for an ignored file.', path: resolved });
     } else if (checked.why === 'invalid') {
-      g.unrecorded.push("validatePath's refusals (control characters, quotes or \"...\" in a long path, long names)");
       pathFixes = [{ text: 'Name the file without quotes, "..." or control characters.', path: input.replace(/\.\.\.+/g, '.').replace(/"/g, '') }];
     } else {
-      g.unrecorded.push("the memory inbox's refusal");
       pathFixes = [{ text: "Gemini CLI keeps its memory inbox to its own memory agent: write elsewhere in the project's temporary folder.", path: path.join(storage.projectTempDir, path.basename(resolved)) }];
     }
   }
@@ -366,7 +386,6 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
     const custom = filtering('customIgnoreFilePaths');
     const ignored = ignoredForRead(host, { respectGitIgnore: filtering('respectGitIgnore') !== false, respectGeminiIgnore: filtering('respectGeminiIgnore') !== false, customIgnoreFilePaths: Array.isArray(custom) ? custom.map(String) : [] }, sanitized, resolved);
     for (const file of ignored.files) g.file(file.path, file.role, file.found, ignored.ignored);
-    if (Array.isArray(custom) && custom.length > 0) g.unrecorded.push('context.fileFiltering.customIgnoreFilePaths');
     const ignoreRule = 'FileDiscoveryService.shouldIgnoreFile on the path as given and as resolved: .geminiignore, custom ignore files, and in a git repository .gitignore and .git/info/exclude; a link that leads out of the working folder counts as ignored';
     if (ignored.ignored) {
       g.stage(stop('ignore patterns', ignored.checked!, ignoreRule, `${ignored.source!.text}, ${AS_OBSERVED}`, ignored.source));
@@ -375,9 +394,12 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
         decision: 'deny',
         rule: { text: `File path '${resolved}' is ignored by configured ignore patterns.`, ...(ignored.source ? { source: ignored.source } : {}) },
         path: resolved,
-        fixes: ignored.source!.text.includes('link')
-          ? [{ text: 'Read the file by its own path.', path: resolved }]
-          : [{ text: 'Let read_file read files the ignore files list.', file: target.file, line: target.line, add: JSON.stringify({ context: { fileFiltering: { respectGeminiIgnore: false, respectGitIgnore: false } } }) }],
+        fixes: ignored.source?.file === undefined
+          ? [{ text: 'Read the file by its own path: read_file takes a link that leads out of the working folder for an ignored file.', path: resolved }]
+          : [
+              { text: `Remove the pattern ${ignored.source.text} from ${ignored.source.file}.`, file: ignored.source.file, line: ignored.source.line ?? 1 },
+              { text: 'Let read_file read what .geminiignore and .gitignore list.', file: target.file, line: target.line, add: JSON.stringify({ context: { fileFiltering: { respectGeminiIgnore: false, respectGitIgnore: false } } }) },
+            ],
       });
     }
     g.stage({ name: 'ignore patterns', status: 'pass', input: sanitized, output: resolved, rule: ignoreRule, note: '' });

@@ -28,10 +28,14 @@ export function onDisk(platform: Platform, path: string): string {
   return platform === 'win32' ? path.replace(/\//g, '\\') : path;
 }
 
-/** realpath(3) of an existing entry, or undefined when there is none. */
+/**
+ * fs.realpathSync of an existing entry, or undefined when there is none. Gemini CLI uses Node's
+ * own walk on Linux and macOS (links resolved, names kept as typed: on macOS a name typed in
+ * another case stays so) and the system's on Windows (which gives the stored case).
+ */
 export function realpathOf(host: Pick<GeminiHost, 'fs' | 'platform'>, given: string): string | undefined {
   const path = onDisk(host.platform, given);
-  if (host.fs.realpath) return host.fs.realpath(path) ?? undefined;
+  if (host.fs.realpath && host.platform !== 'darwin') return host.fs.realpath(path) ?? undefined;
   const split = splitAbsolute(path, host.platform);
   if (!split) return undefined;
   const resolved = resolveReal(host.fs, split, host.platform, { followFinal: true });
