@@ -35,6 +35,24 @@ function applyDots(names: readonly string[], allowAboveRoot: boolean): string[] 
   return out;
 }
 
+/**
+ * dirname as Node scans for it: the path up to the last separator that follows a name, never
+ * into the root (`rootLength` characters), one separator of a run left when the run ends a name.
+ */
+function dirnameOf(path: string, rootLength: number, isSeparator: (c: string) => boolean): string {
+  let end = -1;
+  let inSeparators = true;
+  for (let i = path.length - 1; i >= Math.max(rootLength, 1); i--) {
+    if (!isSeparator(path[i]!)) inSeparators = false;
+    else if (!inSeparators) {
+      end = i;
+      break;
+    }
+  }
+  if (end === -1) return rootLength === 0 ? '.' : path.slice(0, rootLength);
+  return path.slice(0, end);
+}
+
 function extnameOf(base: string): string {
   const dot = base.lastIndexOf('.');
   return dot <= 0 || base === '..' ? '' : base.slice(dot);
@@ -48,9 +66,9 @@ const posix: NodePath = {
     if (path === '') return '.';
     const absolute = path.startsWith('/');
     const names = applyDots(path.split('/'), !absolute).join('/');
-    const trailing = path.endsWith('/') && names !== '' ? '/' : '';
-    if (absolute) return `/${names}${trailing}`;
-    return names === '' ? '.' : `${names}${trailing}`;
+    const trailing = path.endsWith('/') ? '/' : '';
+    if (absolute) return `/${names}${names === '' ? '' : trailing}`;
+    return `${names === '' ? '.' : names}${trailing}`;
   },
   resolve(base, ...segments) {
     let joined = '';
@@ -70,12 +88,9 @@ const posix: NodePath = {
   },
   dirname(path) {
     if (path === '') return '.';
-    const trimmed = path.replace(/\/+$/, '');
-    if (trimmed === '') return '/';
-    const slash = trimmed.lastIndexOf('/');
-    if (slash === -1) return '.';
-    const parent = trimmed.slice(0, slash).replace(/\/+$/, '');
-    return parent === '' ? '/' : parent;
+    const parent = dirnameOf(path, path.startsWith('/') ? 1 : 0, (c) => c === '/');
+    // `//a`: Node keeps a root written with two slashes.
+    return parent === '/' && /^\/\/[^/]/.test(path) ? '//' : parent;
   },
   basename(path) {
     const trimmed = path.replace(/\/+$/, '');
@@ -96,7 +111,7 @@ interface Win32Root {
 }
 
 function win32Root(path: string): Win32Root {
-  const unc = /^[\\/]{2}([^\\/]+)[\\/]+([^\\/]+)(?:[\\/]+|$)/.exec(path);
+  const unc = /^[\\/]{2}([^\\/]+)[\\/]+([^\\/]+)(?:[\\/]|$)/.exec(path);
   if (unc) return { device: `\\\\${unc[1]}\\${unc[2]}`, rooted: true, rest: path.slice(unc[0].length) };
   const drive = /^([A-Za-z]):/.exec(path);
   if (drive) {
@@ -119,9 +134,9 @@ const win32: NodePath = {
     if (path === '') return '.';
     const root = win32Root(path);
     const names = applyDots(win32Names(root.rest), !root.rooted).join('\\');
-    const trailing = /[\\/]$/.test(path) && names !== '' ? '\\' : '';
+    const trailing = /[\\/]$/.test(path) ? '\\' : '';
     const head = root.device + (root.rooted ? '\\' : '');
-    if (head === '' && names === '') return '.';
+    if (names === '') return root.rooted ? head : `${head}.${trailing}`;
     return `${head}${names}${trailing}`;
   },
   resolve(base, ...segments) {
@@ -155,16 +170,14 @@ const win32: NodePath = {
     return [...na.slice(common).map(() => '..'), ...nb.slice(common)].join('\\');
   },
   dirname(path) {
+    if (path === '') return '.';
     const root = win32Root(path);
-    const head = root.device + (root.rooted ? '\\' : '');
-    const names = root.rest.replace(/[\\/]+$/, '');
-    const cut = Math.max(names.lastIndexOf('\\'), names.lastIndexOf('/'));
-    if (cut === -1) return head === '' ? '.' : head;
-    const parent = names.slice(0, cut).replace(/[\\/]+$/, '');
-    return parent === '' ? head || '\\' : `${head}${parent}`;
+    const rootLength = path.length - root.rest.length + (root.device.startsWith('\\\\') ? 0 : /^[\\/]/.test(root.rest) ? 1 : 0);
+    return dirnameOf(path, rootLength, (c) => c === '\\' || c === '/');
   },
   basename(path) {
-    const names = win32Root(path).rest.replace(/[\\/]+$/, '');
+    // Only a drive is set apart; a UNC root's share is a name like any other.
+    const names = (/^[A-Za-z]:/.test(path) ? path.slice(2) : path).replace(/[\\/]+$/, '');
     return names.slice(Math.max(names.lastIndexOf('\\'), names.lastIndexOf('/')) + 1);
   },
   extname: (path) => extnameOf(win32.basename(path)),
