@@ -167,6 +167,41 @@ describe('gemini-cli names the setting that decided, by file and line', () => {
   }
 });
 
+/** Where Gemini CLI's rule for an input differs from Boundary Inspector's, the verdict says how. */
+const DIFFERENCES: Readonly<Record<string, RegExp>> = {
+  // A link outside that leads in: judged by where it leads.
+  'link-in-read': /by where its links lead/,
+  // .env inside: refused by name.
+  'dotenv-read': /refuses "\.env" inside the workspace/,
+  // %2e%2e: decoded before the check.
+  'encoded-dotdot-read': /percent-decodes/,
+  // @sub/b.txt: the @ dropped.
+  'gemini-at-prefix': /leading "@"/,
+  // Its own temporary folder.
+  'gemini-project-temp-dir-yolo': /its own temporary folder/,
+  // ..notes.txt in auto_edit.
+  'gemini-dotdot-name-write': /begins with "\.\."/,
+};
+
+describe("gemini-cli says where Gemini CLI's rule differs from Boundary Inspector's", () => {
+  for (const [name, want] of Object.entries(DIFFERENCES)) {
+    test(name, () => {
+      const c = CASES.find((each) => each.name === name)!;
+      const tool = c.tools['gemini-cli']![0]!;
+      const p = prepare(c, tool);
+      try {
+        const verdict = decide(p, tool);
+        assert.ok(verdict.differences.some((difference) => want.test(difference)), verdict.differences.join('\n'));
+        // Every file Gemini CLI reads is named, found or not.
+        const roles = verdict.configFiles.map((file) => file.role);
+        for (const role of ['system defaults', 'user settings', 'workspace settings', 'system settings', 'trusted folders']) assert.ok(roles.includes(role), role);
+      } finally {
+        removeFixture(p.fx);
+      }
+    });
+  }
+});
+
 describe('every deny and ask of gemini-cli offers a fix that lets the request through', () => {
   for (const { c, tool, seen } of RECORDED.filter(({ seen }) => seen?.decision === 'deny' || seen?.decision === 'ask')) {
     test(`${c.name} ${tool}`, () => {

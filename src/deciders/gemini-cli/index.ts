@@ -6,7 +6,7 @@
 import type { ConfigFile, Decider, DeciderContext, DeciderStage, DeciderVerdict, Decision, Fix, RuleSource } from '../types.js';
 import { toolFor } from '../tools.js';
 import { ignoredForRead } from './ignore.js';
-import { GeminiPathError, geminiHost, percentDecoded, resolveToRealPath, withoutReferenceMark, type GeminiHost } from './paths.js';
+import { GeminiPathError, geminiHost, isPathWithinRoot, isSubpath, onDisk, percentDecoded, realpathOf, resolveToRealPath, withoutReferenceMark, type GeminiHost } from './paths.js';
 import { approvalMode, parseFlags, resolvePlanPath, SESSION_PLACEHOLDER, writePolicy, type ApprovalMode } from './policy.js';
 import { mergedSettings, readSettingsFiles, settingAt, sourceOf, type SettingsFiles } from './settings.js';
 import { lineOf, withoutTrailingCommas } from '../jsonSettings.js';
@@ -204,18 +204,18 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   g.stage({ name: 'approval mode', status: mode.note === '' ? 'pass' : 'note', input: mode.source.text, output: mode.mode, rule: modeRule, note: mode.note, source: mode.source });
 
   // 5. The workspace folders.
-  const included: IncludedFolder[] = [];
-  const settingDirs = settingAt(merged, ['context', 'includeDirectories']);
-  const perLayer = files.layers.filter((layer) => layer.role !== 'workspace settings' || settingsTrusted);
-  const layerEntries = perLayer.flatMap((layer) => {
-    const value = settingAt(layer.value, ['context', 'includeDirectories']);
-    const entries = Array.isArray(value) ? value : value === undefined ? [] : [value];
-    return entries.map((entry, index) => ({ entry, source: { text: `context.includeDirectories: ${JSON.stringify(entry)}`, file: layer.path, ...(layer.text !== undefined ? { line: lineOf(layer.text, ['context', 'includeDirectories', ...(Array.isArray(value) ? [index] : [])]) } : {}) } as RuleSource }));
-  });
-  // The merge concatenates in layer order: system defaults, user, workspace, system.
-  const ordered = [files.layers[0], files.layers[1], files.layers[2], files.layers[3]].filter((layer) => perLayer.includes(layer!));
-  const sorted = ordered.flatMap((layer) => layerEntries.filter((item) => item.source.file === layer!.path));
-  for (const { entry, source } of Array.isArray(settingDirs) ? sorted : []) included.push({ written: expandHome(host, home, String(entry)), source });
+  // The merge concatenates the lists in layer order (system defaults, user, workspace, system), each entry with its line.
+  const included: IncludedFolder[] = files.layers
+    .filter((layer) => layer.role !== 'workspace settings' || settingsTrusted)
+    .flatMap((layer) => {
+      const value = settingAt(layer.value, ['context', 'includeDirectories']);
+      const entries: unknown[] = Array.isArray(value) ? value : value === undefined ? [] : [value];
+      return entries.map((entry, index) => {
+        const at = ['context', 'includeDirectories', ...(Array.isArray(value) ? [index] : [])];
+        const source: RuleSource = { text: `context.includeDirectories: ${JSON.stringify(entry)}`, file: layer.path, ...(layer.text !== undefined ? { line: lineOf(layer.text, at) } : {}) };
+        return { written: expandHome(host, home, String(entry)), source };
+      });
+    });
   for (const dir of flagIncludes) included.push({ written: expandHome(host, home, dir), source: { text: `--include-directories ${dir}`, flag: `--include-directories ${dir}` } });
   const ide = env.GEMINI_CLI_IDE_WORKSPACE_PATH;
   if (ide) {
@@ -269,9 +269,10 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   const planMode = access === 'write' && mode.mode === 'plan';
   const plansDir = (() => {
     const custom = settingAt(merged, ['general', 'plan', 'directory']);
+    // A custom folder must lie in the project, or the default one is used.
     if (typeof custom === 'string' && custom !== '') {
       const resolvedCustom = path.resolve(host.processCwd, custom);
-      if (resolvedCustom === host.processCwd || resolvedCustom.startsWith(`${host.processCwd}${path.sep}`)) return resolvedCustom;
+      if (isSubpath(host, resolveToRealPath(host, host.processCwd), resolveToRealPath(host, resolvedCustom))) return resolvedCustom;
     }
     return path.join(storage.projectTempDir, SESSION_PLACEHOLDER, 'plans');
   })();
@@ -348,7 +349,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
         g.differences.push('On macOS Gemini CLI compares a path with its workspace folders letter for letter, though the disk ignores case, so the same folder typed in another case is outside; Boundary Inspector compares as the disk does.');
       }
       // read_file refuses a link that leads out of the working folder as ignored, wherever it leads: name the target.
-      if (access === 'read' && ctx.fs.lstat(path.resolve(host.processCwd, sanitized)).kind === 'symlink') pathFixes.push({ text: 'Name the file by its own path: read_file takes a link that leads out of the working folder for an ignored file.', path: resolved });
+      if (access === 'read' && ctx.fs.lstat(onDisk(ctx.platform, path.resolve(host.processCwd, sanitized))).kind === 'symlink') pathFixes.push({ text: 'Name the file by its own path: read_file takes a link that leads out of the working folder for an ignored file.', path: resolved });
     } else if (checked.why === 'invalid') {
       pathFixes = [{ text: 'Name the file without quotes, "..." or control characters.', path: input.replace(/\.\.\.+/g, '.').replace(/"/g, '') }];
     } else {
@@ -375,7 +376,8 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
     return finish({ decision: 'deny', rule: { text: checked.message, ...(checked.within?.folder && folders.sources.get(checked.within.folder) ? { source: folders.sources.get(checked.within.folder)! } : {}) }, path: resolved, fixes: pathFixes });
   }
   g.stage({ name: 'validatePathAccess', status: checked.by === 'workspace' ? 'pass' : 'note', input: resolved, output: resolved, rule: accessRule, note: checkNote, ...(checked.by === 'workspace' && checked.within.folder ? { source: folders.sources.get(checked.within.folder)! } : {}) });
-  if (checked.by === 'workspace' && checked.within.folder !== undefined && !path.resolve(host.processCwd, input).startsWith(checked.within.folder) && resolved.startsWith(checked.within.folder)) {
+  const asWritten = path.resolve(host.processCwd, sanitized);
+  if (checked.by === 'workspace' && !folders.directories.some((folder) => isPathWithinRoot(host, asWritten, folder))) {
     g.differences.push('Gemini CLI judges a path by where its links lead, so a path outside the workspace that leads in through a link is allowed; Boundary Inspector refuses a path whose names lie outside.');
   }
   if (checked.by === 'project temp dir') g.differences.push("Gemini CLI lets its tools into its own temporary folder under ~/.gemini/tmp; Boundary Inspector knows only the workspace.");
@@ -403,7 +405,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
       });
     }
     g.stage({ name: 'ignore patterns', status: 'pass', input: sanitized, output: resolved, rule: ignoreRule, note: '' });
-    const missing = ctx.fs.lstat(resolved).kind === 'missing';
+    const missing = realpathOf(host, resolved) === undefined;
     const folderSource = checked.by === 'workspace' && checked.within.folder !== undefined ? folders.sources.get(checked.within.folder) : undefined;
     return finish({ decision: 'allow', rule: { text: `read_file reads ${resolved}${missing ? ' (which does not exist: the read then fails)' : ''}`, ...(folderSource?.file || folderSource?.flag ? { source: folderSource } : {}) }, path: resolved, fixes: [] });
   }
@@ -412,7 +414,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   const policy = writePolicy(host, mode.mode, input, folders.directories);
   const policyRule = `the policy engine in ${mode.mode} mode, headless: the highest-priority rule of the default policies, then build-file protection, then (auto_edit) the allowed-path safety checker`;
   if (policy.decision === 'allow') {
-    const isFolder = ctx.fs.lstat(resolved).kind === 'directory';
+    const isFolder = ctx.fs.lstat(onDisk(ctx.platform, resolved)).kind === 'directory';
     g.stage({ name: 'policy engine', status: 'pass', input, output: resolved, rule: policyRule, note: `${policy.rule}${isFolder ? '; the path is a folder: the write then fails' : ''}` });
     return finish({ decision: 'allow', rule: { text: policy.rule, source: mode.source }, path: resolved, fixes: [] });
   }
