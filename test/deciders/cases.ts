@@ -473,6 +473,32 @@ const CODEX: readonly DeciderCase[] = [
   codex('relative-link-out', 'escape/new.txt', WRITES, { config: WORKSPACE_WRITE }),
   // A write over an existing file through a file link that leads out.
   codex('overwrite-link-out-file', '{base}/ws/escape-file', ['shell-write'], { config: WORKSPACE_WRITE }),
+  // writable_roots given relative, climbing out of $CODEX_HOME ({home}/.codex) to {base}/extra.
+  codex('writable-roots-relative-to-codex-home', '{base}/extra/new.txt', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["../../extra"]` }),
+  // --add-dir given relative: against the working folder?
+  codex('add-dir-relative', '{base}/extra/new.txt', WRITES, { config: WORKSPACE_WRITE }, { addDirs: ['../extra'] }),
+  // A project marked untrusted, without sandbox_mode.
+  codex('untrusted-project-default', '{base}/ws/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "untrusted"' }),
+  // Protected: .codex that does not exist yet.
+  codex('protected-codex-absent', '{base}/ws/.codex/new.toml', WRITES, { config: WORKSPACE_WRITE }),
+  // Protected: .agents that does not exist yet.
+  codex('protected-agents-absent', '{base}/ws/.agents/new.md', WRITES, { config: WORKSPACE_WRITE }),
+  // Protected: .aws that does not exist yet.
+  codex('protected-aws-absent', '{base}/ws/.aws/credentials', WRITES, { config: WORKSPACE_WRITE }),
+  // .aws in a subfolder: protected at any depth, or only at the root's top as .git is?
+  codex('protected-aws-nested', '{base}/ws/sub/.aws/credentials', WRITES, { config: WORKSPACE_WRITE }, { tree: { 'ws/sub/.aws/keep': '' } }),
+  // .codex in a subfolder.
+  codex('protected-codex-nested', '{base}/ws/sub/.codex/new.toml', WRITES, { config: WORKSPACE_WRITE }, { tree: { 'ws/sub/.codex/keep': '' } }),
+  // writable_roots naming a folder that does not exist: the patch passes Codex's check, the sandbox binds nothing there.
+  codex('writable-roots-missing', '{base}/made/new.txt', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/made"]` }),
+  // A trusted project's .codex/config.toml adding a relative writable root: against its .codex folder.
+  codex('project-writable-roots-relative', '{base}/extra/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "trusted"', project: '[sandbox_workspace_write]\nwritable_roots = ["../../extra"]' }),
+  // An untrusted project's .codex/config.toml asking for full access: ignored?
+  codex('project-config-untrusted', '{base}/outside/new.txt', WRITES, { config: WORKSPACE_WRITE, project: 'sandbox_mode = "danger-full-access"' }),
+  // A sandbox_mode Codex does not know.
+  codex('sandbox-mode-invalid', '{base}/ws/new.txt', WRITES, { config: 'sandbox_mode = "workspace"' }),
+  // The protected .git named as a writable root of its own.
+  codex('protected-git-as-writable-root', '{base}/ws/.git/new-hook', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/ws/.git"]` }),
 ];
 
 // ------------------------------------------------------------------------------------------------

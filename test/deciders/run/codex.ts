@@ -33,8 +33,8 @@ export function classifyCodex(tool: ToolName, output: string): Pick<Observation,
   if (tool === 'apply_patch') {
     if (/^patch rejected/m.test(output)) return { decision: 'deny' };
     if (/Success\. Updated the following files/.test(output)) return { decision: 'allow' };
-    // The patch passed Codex's own check, and its sandboxed write was refused.
-    if (/Failed to write file/.test(output)) return { decision: 'deny' };
+    // The patch passed Codex's own check, and its sandboxed write (or the folders it makes first) was refused.
+    if (/Failed to write file|Failed to create parent directories/.test(output)) return { decision: 'deny' };
     return SANDBOX_REFUSED.test(output) ? { decision: 'deny' } : { decision: 'allow', failed: true };
   }
   const exit = /Process exited with code (\d+)/.exec(output);
