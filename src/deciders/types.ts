@@ -122,6 +122,11 @@ export interface DeciderContext {
   readonly allowed: readonly string[];
   /** The program's environment, for the variables it reads (TMPDIR, CODEX_HOME...). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The program's own command-line options that bear on its decision, other than `--add-dir`, by
+   * name without dashes (Codex's `sandbox` and `profile`); absent when none was given.
+   */
+  readonly flags?: Readonly<Record<string, string>>;
   /** The workspace folders and settings VS Code reports, for `vscode-agent` (the extension reads them through its API). */
   readonly vscode?: VsCodeContext;
 }
