@@ -56,6 +56,8 @@ export interface Fix {
   readonly file?: string;
   /** Where in `file` the addition goes (the line of the rule to change, or of the list to add to). */
   readonly line?: number;
+  /** How many lines from `line` on the change replaces (a whole table to move elsewhere); one when absent. */
+  readonly lines?: number;
   /** The text to add or write instead (a rule, a list entry, a section). */
   readonly add?: string;
   /** A flag to pass (`--add-dir /srv/x`). */
