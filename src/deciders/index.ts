@@ -1,8 +1,11 @@
 // Every decider, by name, and how a tool name (the program's own, or one of this server's) becomes
 // the program's own tool. A decider's module adds itself to DECIDERS below.
+import { codex } from './codex/index.js';
 import type { Decider, DeciderName } from './types.js';
 
 export * from './types.js';
 export { toolFor } from './tools.js';
 
-export const DECIDERS: Partial<Record<DeciderName, Decider>> = {};
+export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
+  codex,
+};
