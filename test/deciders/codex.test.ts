@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { DECIDERS, type DeciderContext, type DeciderFileSystem, type DeciderVerdict, type Fix } from '../../src/deciders/index.js';
+import { lineOf, tableSpan } from '../../src/deciders/codex/toml.js';
 import { nodeDeciderFileSystem } from '../../src/host/node.js';
 import { fakeWin32Fs } from '../core/fakeWin32Fs.js';
 import { CASES, type DeciderCase, type ToolName } from './cases.js';
@@ -306,4 +307,28 @@ describe('codex on what Linux cannot show (simulated)', () => {
       if (verdict.decision === 'deny') assert.ok(verdict.fixes.length > 0);
     });
   }
+});
+
+// The line a setting is written on, however config.toml spells it.
+const LINES: readonly { readonly name: string; readonly text: string; readonly path: readonly string[]; readonly line: number | undefined }[] = [
+  // A key under its table's header.
+  { name: 'key-under-header', text: 'a = 1\n[sandbox_workspace_write]\n# roots\nwritable_roots = ["/x"]\n', path: ['sandbox_workspace_write', 'writable_roots'], line: 4 },
+  // A dotted key at the top level.
+  { name: 'dotted-key', text: 'sandbox_workspace_write.exclude_slash_tmp = true\n', path: ['sandbox_workspace_write', 'exclude_slash_tmp'], line: 1 },
+  // An inline table: the line of the key holding it.
+  { name: 'inline-table', text: 'x = 1\nsandbox_workspace_write = { exclude_slash_tmp = true }\n', path: ['sandbox_workspace_write', 'exclude_slash_tmp'], line: 2 },
+  // A header whose quoted key holds dots and slashes.
+  { name: 'quoted-header', text: '[projects."/home/a.b/ws"]\ntrust_level = "trusted"\n', path: ['projects', '/home/a.b/ws', 'trust_level'], line: 2 },
+  // A key inside a multi-line array is no key.
+  { name: 'inside-array', text: 'writable_roots = [\n  "/a",\n]\nsandbox_mode = "read-only"\n', path: ['sandbox_mode'], line: 4 },
+  // The same key in another table is not it.
+  { name: 'other-table', text: '[profiles.x]\nsandbox_mode = "read-only"\n', path: ['sandbox_mode'], line: undefined },
+  // An array of tables opens a table too.
+  { name: 'array-of-tables', text: '[[hooks]]\nsandbox_mode = "x"\n[other]\n', path: ['sandbox_mode'], line: undefined },
+];
+
+describe('codex finds the line a setting is written on', () => {
+  for (const row of LINES) test(row.name, () => assert.equal(lineOf(row.text, row.path), row.line));
+  // A table's lines run from its header to its last key, blank lines and comments after it left out.
+  test('table-span', () => assert.deepEqual(tableSpan('a = 1\n[profiles.x]\nb = 2\nc = [\n 1,\n]\n\n# next\n[other]\n', ['profiles', 'x']), { line: 2, lines: 5 }));
 });

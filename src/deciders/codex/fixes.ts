@@ -11,7 +11,7 @@ import { makeRoot, type Roots, type WritableRoot } from './roots.js';
 import { entries, tableSpan, tomlString } from './toml.js';
 import type { SplitPath } from '../../core/index.js';
 
-export interface Refused {
+export interface ChangeRequest {
   readonly config: Configuration;
   readonly ctx: DeciderContext;
   readonly mode: ModeChoice;
@@ -35,23 +35,23 @@ function topLevel(layer: ConfigLayer, keyLine: string): Pick<Fix, 'file' | 'line
 }
 
 /** The mode set wherever it is set now: the line that sets it, or a new top-level line in config.toml. */
-function modeFix(r: Refused, mode: SandboxMode, why: string): Fix[] {
+function modeFix(r: ChangeRequest, mode: SandboxMode, why: string): Fix[] {
   const keyLine = `sandbox_mode = ${tomlString(mode)}`;
   const flag: Fix = { text: `Pass --sandbox ${mode}${why}.`, flag: `--sandbox ${mode}` };
   if (r.mode.by === 'flag') return [flag];
   const setting = r.mode.by === 'config' ? r.mode.setting : undefined;
   if (setting && setting.source.line !== undefined) return [{ text: `Set ${keyLine} in ${setting.layer.file}${why}.`, file: setting.layer.file, line: setting.source.line, add: keyLine }, flag];
   const user = userLayer(r.config);
-  return [{ text: `Set ${keyLine} in ${user.file}${why}.`, ...topLevel(user, keyLine) }, flag];
+  return [{ text: `Add ${keyLine} at the top of ${user.file}${why}.`, ...topLevel(user, keyLine) }, flag];
 }
 
 /** Whether the change would pass with these roots. */
-function passes(r: Refused, roots: readonly WritableRoot[]): boolean {
+function passes(r: ChangeRequest, roots: readonly WritableRoot[]): boolean {
   return judgeChange(r.tool, r.written, r.land, roots).allowed;
 }
 
 /** The nearest folder at or above `split` that is there (through links), as written. */
-function existingFolder(r: Refused, split: SplitPath): SplitPath | undefined {
+function existingFolder(r: ChangeRequest, split: SplitPath): SplitPath | undefined {
   for (let depth = split.names.length; depth >= 0; depth--) {
     const candidate = { prefix: split.prefix, names: split.names.slice(0, depth) };
     if (realFolder(r.ctx.fs, candidate, r.ctx.platform)) return candidate;
@@ -60,7 +60,7 @@ function existingFolder(r: Refused, split: SplitPath): SplitPath | undefined {
 }
 
 /** The folders to add as writable roots, tried from the narrowest: the one the path names, then the one it lands in. */
-function rootsToAdd(r: Refused): SplitPath[] | undefined {
+function rootsToAdd(r: ChangeRequest): SplitPath[] | undefined {
   const parent = (split: SplitPath) => ({ prefix: split.prefix, names: split.names.slice(0, -1) });
   const named = existingFolder(r, parent(r.written));
   const landed = existingFolder(r, parent(r.land.real));
@@ -76,7 +76,7 @@ function rootsToAdd(r: Refused): SplitPath[] | undefined {
 }
 
 /** `writable_roots` with more entries, in the file whose `writable_roots` applies, else in config.toml. */
-function writableRootsFix(r: Refused, dirs: readonly string[]): Fix {
+function writableRootsFix(r: ChangeRequest, dirs: readonly string[]): Fix {
   const listed = dirs.map(tomlString).join(', ');
   const setting = r.roots.setting;
   const text = `Add ${dirs.join(' and ')} to writable_roots in ${setting?.layer.file ?? userLayer(r.config).file}.`;
@@ -99,7 +99,7 @@ function writableRootsFix(r: Refused, dirs: readonly string[]): Fix {
 }
 
 /** Fixes for a change refused in read-only mode. */
-export function readOnlyFixes(r: Refused): Fix[] {
+export function readOnlyFixes(r: ChangeRequest): Fix[] {
   const workspace = passes(r, r.roots.roots);
   const fixes: Fix[] = [];
   if (workspace && r.mode.by === 'default') {
@@ -112,7 +112,7 @@ export function readOnlyFixes(r: Refused): Fix[] {
 }
 
 /** Fixes for a change refused in workspace-write. */
-export function workspaceFixes(r: Refused): Fix[] {
+export function workspaceFixes(r: ChangeRequest): Fix[] {
   const platform = r.ctx.platform;
   const fixes: Fix[] = [];
   for (const exclusion of r.roots.exclusions) {

@@ -5,7 +5,7 @@
 import { isInside, platformComparison, type Platform } from '../../core/index.js';
 import { toolFor } from '../tools.js';
 import type { Decider, DeciderContext, DeciderStage, DeciderVerdict, Fix, RuleSource } from '../types.js';
-import { readOnlyFixes, workspaceFixes, type Refused } from './fixes.js';
+import { readOnlyFixes, workspaceFixes, type ChangeRequest } from './fixes.js';
 import { judgeChange, type ChangeTool, type Judged } from './judge.js';
 import { configFiles, loadConfiguration, roleOf, settingOf, showValue, type Configuration } from './layers.js';
 import { sandboxModeOf } from './mode.js';
@@ -87,7 +87,7 @@ function decide(input: string, tool: string, ctx: DeciderContext): DeciderVerdic
 
   const change = mapped.tool as ChangeTool;
   const roots = writableRootsOf(config, ctx);
-  const refused: Refused = { config, ctx, mode, tool: change, written, land, roots };
+  const refused: ChangeRequest = { config, ctx, mode, tool: change, written, land, roots };
   if (mode.mode === 'danger-full-access') {
     draft.stages.push({ name: SANDBOXES[platform], status: 'pass', input: show(written, platform), output: show(land.real, platform), rule: 'danger-full-access runs without a sandbox: Codex writes anywhere.', note: '', source: mode.source });
     return verdict('allow', { text: 'sandbox_mode danger-full-access', source: mode.source }, show(land.real, platform), []);
@@ -98,7 +98,7 @@ function decide(input: string, tool: string, ctx: DeciderContext): DeciderVerdic
 
 type Finish = (decision: DeciderVerdict['decision'], rule: { text: string; source?: RuleSource }, path: string | null, fixes: readonly Fix[]) => DeciderVerdict;
 
-function readOnly(r: Refused, draft: Draft, verdict: Finish): DeciderVerdict {
+function readOnly(r: ChangeRequest, draft: Draft, verdict: Finish): DeciderVerdict {
   const platform = r.ctx.platform;
   const path = show(r.land.real, platform);
   const rule = { text: `sandbox_mode read-only${r.mode.by === 'default' ? ' (the default)' : ''}`, source: r.mode.source };
@@ -114,7 +114,7 @@ function readOnly(r: Refused, draft: Draft, verdict: Finish): DeciderVerdict {
   return verdict('deny', rule, path, readOnlyFixes(r));
 }
 
-function workspaceWrite(r: Refused, draft: Draft, verdict: Finish): DeciderVerdict {
+function workspaceWrite(r: ChangeRequest, draft: Draft, verdict: Finish): DeciderVerdict {
   const platform = r.ctx.platform;
   draft.stages.push(rootsStage(r.roots, r.ctx, draft));
   const judged = judgeChange(r.tool, r.written, r.land, r.roots.roots);
@@ -151,7 +151,7 @@ function workspaceWrite(r: Refused, draft: Draft, verdict: Finish): DeciderVerdi
 }
 
 /** The rule named for a refusal in workspace-write: the protected folder, the exclusion of /tmp, or the roots. */
-function refusedRule(r: Refused, check: Check, by: 'patch' | 'sandbox'): { text: string; source?: RuleSource } {
+function refusedRule(r: ChangeRequest, check: Check, by: 'patch' | 'sandbox'): { text: string; source?: RuleSource } {
   const platform = r.ctx.platform;
   if (check.protectedBy) {
     const folder = show(check.protectedBy.folder, platform);
@@ -160,7 +160,7 @@ function refusedRule(r: Refused, check: Check, by: 'patch' | 'sandbox'): { text:
   const exclusion = r.roots.exclusions.find((candidate) => candidate.root && judgeChange(r.tool, r.written, r.land, [...r.roots.roots, candidate.root]).allowed);
   if (exclusion) return { text: `outside the writable roots: ${exclusion.setting.source.text}`, source: exclusion.setting.source };
   const source = r.roots.setting?.source ?? r.mode.source;
-  if (by === 'sandbox') return { text: `where the path leads, ${show(r.land.real, platform)}, is outside the writable roots' real paths`, source };
+  if (by === 'sandbox' && show(r.land.real, platform) !== show(r.written, platform)) return { text: `where the path leads, ${show(r.land.real, platform)}, is outside the writable roots' real paths`, source };
   return { text: 'outside the writable roots', source };
 }
 
@@ -220,7 +220,10 @@ function describeRoot(root: WritableRoot, platform: Platform): string {
 function rootsStage(roots: Roots, ctx: DeciderContext, draft: Draft): DeciderStage {
   const platform = ctx.platform;
   const notes: string[] = [];
-  for (const { entry, base } of roots.relative) notes.push(`The relative entry ${showValue(entry)} is taken from ${base}, the folder of the file that holds it (${AS_OBSERVED}).`);
+  for (const { entry, base } of roots.relative) {
+    notes.push(`The relative entry ${showValue(entry)} is taken from ${base}, the folder of the file that holds it (${AS_OBSERVED}).`);
+    draft.differences.push(`The relative writable_roots entry ${showValue(entry)} is taken from ${base}, the folder of the file that holds it, not from the working folder.`);
+  }
   for (const exclusion of roots.exclusions) notes.push(`${exclusion.setting.source.text} in ${exclusion.setting.layer.file} keeps ${exclusion.kind === 'slash-tmp' ? '/tmp' : '$TMPDIR'} out.`);
   if (roots.setting) draft.used.add(roots.setting.layer.file);
   if (roots.roots.some((root) => root.gitdir)) draft.documented.push('a .git file points to its repository elsewhere');
@@ -236,7 +239,7 @@ function rootsStage(roots: Roots, ctx: DeciderContext, draft: Draft): DeciderSta
   };
 }
 
-function patchStage(r: Refused, check: Check): DeciderStage {
+function patchStage(r: ChangeRequest, check: Check): DeciderStage {
   const platform = r.ctx.platform;
   const written = show(r.written, platform);
   const why = check.writable ? `Inside ${describeRoot(check.root!, platform)}.` : check.protectedBy ? `${show(check.protectedBy.folder, platform)} is read-only at the top of ${show(check.protectedBy.root.written, platform)}.` : 'Under none of the writable roots.';
@@ -251,7 +254,7 @@ function patchStage(r: Refused, check: Check): DeciderStage {
   };
 }
 
-function sandboxStage(r: Refused, judged: Judged): DeciderStage {
+function sandboxStage(r: ChangeRequest, judged: Judged): DeciderStage {
   const platform = r.ctx.platform;
   const check = judged.sandbox!;
   const real = show(r.land.real, platform);
@@ -277,7 +280,7 @@ function sandboxStage(r: Refused, judged: Judged): DeciderStage {
   };
 }
 
-function noFolderStage(r: Refused, context: string): DeciderStage {
+function noFolderStage(r: ChangeRequest, context: string): DeciderStage {
   const platform = r.ctx.platform;
   return {
     name: SANDBOXES[platform],
