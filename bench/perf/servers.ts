@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { sandboxAvailability, type SandboxAvailability } from '../race/harness.js';
+import { patience } from '../../test/patience.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const builtServer = path.join(repoRoot, 'dist', 'server.js');
@@ -120,7 +121,8 @@ export function processTreeCpuMs(pid: number): number | null {
 
 /** Our server reports on stderr whether it sandboxed itself; a sandbox run without one is not a sandbox run. */
 async function sandboxReport(stderr: () => string): Promise<string> {
-  for (let waited = 0; waited < 10_000; waited += 25) {
+  const limit = patience(10_000);
+  for (let waited = 0; waited < limit; waited += 25) {
     const line = /sandbox: (.*)$/m.exec(stderr());
     if (line) return line[1]!;
     await new Promise((resolve) => setTimeout(resolve, 25));

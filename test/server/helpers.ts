@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REFUSAL_META_KEY } from '../../src/shared/runOnServer.js';
+import { expireAfter } from '../patience.js';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const serverPath = path.join(repoRoot, 'dist', 'server.js');
@@ -406,19 +407,6 @@ export function expectOk(result: ToolResult, what: string): Record<string, any> 
   return result.structuredContent;
 }
 
-/** Polls until `check` stops throwing (asynchronous log appends), then returns its value. */
-export async function eventually<T>(check: () => T, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms: ${(error as Error).message}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
-
 /** The refusal log's lines, parsed; none when the file does not exist. */
 export function readLog(file: string): Record<string, any>[] {
   if (!fs.existsSync(file)) return [];
@@ -520,20 +508,20 @@ export interface Exited {
 }
 
 /** Runs the server with stdin closed right away, and collects everything until it exits. */
-export function runServerToExit(args: readonly string[], timeoutMs = 10_000): Promise<Exited> {
+export function runServerToExit(args: readonly string[], quietMs = 30_000): Promise<Exited> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
+    const cancel = expireAfter(quietMs, (limit) => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not exit within ${timeoutMs} ms; stderr:\n${stderr}`));
-    }, timeoutMs);
+      reject(new Error(`server did not exit within ${limit} ms; stderr:\n${stderr}`));
+    });
     child.on('error', reject);
     child.on('close', (status, signal) => {
-      clearTimeout(timer);
+      cancel();
       resolve({ status, signal, stdout, stderr });
     });
     child.stdin.end();
@@ -545,7 +533,7 @@ export function runServerToExit(args: readonly string[], timeoutMs = 10_000): Pr
  * after the previous request's answer has come back), then closes stdin, and returns every stdout
  * line exactly as written.
  */
-export function rawSession(args: readonly string[], messages: readonly Record<string, unknown>[], timeoutMs = 10_000): Promise<{ lines: string[]; stderr: string }> {
+export function rawSession(args: readonly string[], messages: readonly Record<string, unknown>[], quietMs = 30_000): Promise<{ lines: string[]; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -578,13 +566,13 @@ export function rawSession(args: readonly string[], messages: readonly Record<st
       pump();
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
+    const cancel = expireAfter(quietMs, () => {
       child.kill('SIGKILL');
       reject(new Error(`raw session timed out; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
-    }, timeoutMs);
+    });
     child.on('error', reject);
     child.on('close', () => {
-      clearTimeout(timer);
+      cancel();
       resolve({ lines: stdout.split('\n').filter((line) => line !== ''), stderr });
     });
     pump();

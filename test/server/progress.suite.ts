@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import {
   CLIENT_KINDS,
   connect,
-  eventually,
   expectOk,
   expectRefusal,
   fileUri,
@@ -21,6 +20,7 @@ import {
   type Session,
   type WireMessage,
 } from './helpers.js';
+import { eventually } from '../patience.js';
 
 /** The 2026-07-28 request `_meta` key naming the log level a request wants (SEP-2577). */
 const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { expireAfter, patience } from '../patience.js';
 
 export const serverBundle = path.resolve(__dirname, '../../dist/server.js');
 
@@ -127,16 +128,17 @@ export class RawServer {
     return id;
   }
 
-  /** Resolves with the answer to `id`, or rejects after `timeoutMs` or when the server exits first. */
-  answerTo(id: string | number, timeoutMs = 10_000): Promise<RawMessage> {
+  /** Resolves with the answer to `id`, or rejects when the server exits first or the answer does not come (patience.ts). */
+  answerTo(id: string | number, quietMs = 30_000): Promise<RawMessage> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const cancel = expireAfter(quietMs, (limit) => {
         this.waiting.delete(keyOf(id));
-        reject(new Error(`no answer to request ${id} within ${timeoutMs} ms; the server is ${this.alive ? 'running' : 'gone'}; stderr:\n${this.stderrText.slice(-2000)}`));
-      }, timeoutMs);
+        this.watchers.delete(gone);
+        reject(new Error(`no answer to request ${id} within ${limit} ms; the server is ${this.alive ? 'running' : 'gone'}; stderr:\n${this.stderrText.slice(-2000)}`));
+      });
       const gone = () => {
         if (!this.alive && this.waiting.has(keyOf(id))) {
-          clearTimeout(timer);
+          cancel();
           this.waiting.delete(keyOf(id));
           this.watchers.delete(gone);
           reject(new Error(`the server exited before answering request ${id}; stderr:\n${this.stderrText.slice(-2000)}`));
@@ -144,7 +146,7 @@ export class RawServer {
       };
       this.watchers.add(gone);
       this.waiting.set(keyOf(id), (message) => {
-        clearTimeout(timer);
+        cancel();
         this.watchers.delete(gone);
         resolve(message);
       });
@@ -152,15 +154,15 @@ export class RawServer {
     });
   }
 
-  request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<RawMessage> {
+  request(method: string, params?: Record<string, unknown>, quietMs?: number): Promise<RawMessage> {
     const id = this.newId();
-    const answer = this.answerTo(id, timeoutMs);
+    const answer = this.answerTo(id, quietMs);
     this.send({ id, method, ...(params !== undefined ? { params } : {}) });
     return answer;
   }
 
-  call(name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<RawMessage> {
-    return this.request('tools/call', { name, arguments: args }, timeoutMs);
+  call(name: string, args: Record<string, unknown>, quietMs?: number): Promise<RawMessage> {
+    return this.request('tools/call', { name, arguments: args }, quietMs);
   }
 
   /** The 2025-11-25 handshake. */
@@ -171,24 +173,24 @@ export class RawServer {
   }
 
   /** Waits until an unmatched message satisfies `predicate`. */
-  waitForUnmatched(predicate: (message: RawMessage) => boolean, timeoutMs = 10_000): Promise<RawMessage> {
+  waitForUnmatched(predicate: (message: RawMessage) => boolean, quietMs = 30_000): Promise<RawMessage> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.unmatched.find(predicate);
         if (found) {
-          clearTimeout(timer);
+          cancel();
           this.watchers.delete(check);
           resolve(found);
         } else if (!this.alive) {
-          clearTimeout(timer);
+          cancel();
           this.watchers.delete(check);
           reject(new Error(`the server exited; stderr:\n${this.stderrText.slice(-2000)}`));
         }
       };
-      const timer = setTimeout(() => {
+      const cancel = expireAfter(quietMs, (limit) => {
         this.watchers.delete(check);
-        reject(new Error(`no such message within ${timeoutMs} ms; unmatched so far: ${JSON.stringify(this.unmatched).slice(0, 500)}`));
-      }, timeoutMs);
+        reject(new Error(`no such message within ${limit} ms; unmatched so far: ${JSON.stringify(this.unmatched).slice(0, 500)}`));
+      });
       this.watchers.add(check);
       check();
     });
@@ -200,9 +202,9 @@ export class RawServer {
     return { peakMiB: kib('VmHWM') / 1024, rssMiB: kib('VmRSS') / 1024 };
   }
 
-  /** Waits (up to `timeoutMs`) for the resident set to fall under `mib`; returns the last reading. */
-  async settle(mib: number, timeoutMs = 10_000): Promise<Memory> {
-    const deadline = Date.now() + timeoutMs;
+  /** Waits for the resident set to fall under `mib` (patience.ts); returns the last reading. */
+  async settle(mib: number, quietMs = 10_000): Promise<Memory> {
+    const deadline = Date.now() + patience(quietMs);
     for (;;) {
       const memory = this.memory();
       if (memory.rssMiB < mib || Date.now() > deadline) return memory;
@@ -210,14 +212,14 @@ export class RawServer {
     }
   }
 
-  /** Closes stdin (end of input) and waits for the exit; kills it after `timeoutMs`. */
-  async close(timeoutMs = 10_000): Promise<{ status: number | null; signal: NodeJS.Signals | null }> {
+  /** Closes stdin (end of input) and waits for the exit; kills it if it does not come (patience.ts). */
+  async close(quietMs = 30_000): Promise<{ status: number | null; signal: NodeJS.Signals | null }> {
     this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    const cancel = expireAfter(quietMs, () => this.kill());
     try {
       return await this.exited;
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
   }
 

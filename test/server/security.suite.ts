@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import {
   STAGE_NAMES,
   connect,
-  eventually,
   expectContent,
   expectRefusal,
   fileUri,
@@ -19,6 +18,7 @@ import {
   writeTree,
   type ExpectedRefusal,
 } from './helpers.js';
+import { eventually } from '../patience.js';
 import { absent, excluding, exactly, including, link, table, type Matcher, type Refused, type Row } from './table.js';
 
 // ------------------------------------------------------------------------------------------------
