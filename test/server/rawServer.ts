@@ -1,6 +1,7 @@
 // A client that speaks raw newline-delimited JSON-RPC to the built server, for what no SDK client
 // would send (over-long lines, broken JSON, thousands of calls at once) and for measuring the
-// server process itself (its pid, its peak and current RSS from /proc/<pid>/status).
+// server process itself (its pid, its peak and current RSS from /proc/<pid>/status, the CPU it
+// used from /proc/<pid>/stat).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -202,6 +203,11 @@ export class RawServer {
     return { peakMiB: kib('VmHWM') / 1024, rssMiB: kib('VmRSS') / 1024 };
   }
 
+  /** CPU the server has used (processTreeCpuMs): the work it did, which a busy machine does not stretch as it stretches the time an answer takes. */
+  cpuMs(): number {
+    return processTreeCpuMs(this.pid) ?? NaN;
+  }
+
   /** Waits for the resident set to fall under `mib` (patience.ts); returns the last reading. */
   async settle(mib: number, quietMs = 10_000): Promise<Memory> {
     const deadline = Date.now() + patience(quietMs);
@@ -226,6 +232,45 @@ export class RawServer {
   kill(): void {
     if (this.alive) this.child.kill('SIGKILL');
   }
+}
+
+/** Clock ticks per second in /proc/<pid>/stat: 100 on every Linux this runs on (getconf CLK_TCK). */
+const TICKS_PER_SECOND = 100;
+
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return children;
+  }
+  for (const task of tasks) {
+    try {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (child.trim() !== '') children.push(Number(child));
+    } catch {
+      // the task ended meanwhile
+    }
+  }
+  return children;
+}
+
+/**
+ * CPU time (user + system, ms) of a process and everything below it: with the sandbox on, the
+ * server proper is a grandchild (launcher, bubblewrap, node). Null where /proc is not there.
+ */
+export function processTreeCpuMs(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // Fields after the command name, which may hold spaces: utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let total = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  for (const child of childrenOf(pid)) total += processTreeCpuMs(child) ?? 0;
+  return total;
 }
 
 /** The text of a tools/call answer. */
