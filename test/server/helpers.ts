@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REFUSAL_META_KEY } from '../../src/shared/runOnServer.js';
-import { expireAfter } from '../patience.js';
+import { expireAfter, patience } from '../patience.js';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const serverPath = path.join(repoRoot, 'dist', 'server.js');
@@ -280,6 +280,9 @@ function collect(stream: { on(event: 'data', listener: (chunk: Buffer) => void):
   return () => text;
 }
 
+/** The SDK clients' limit on an answer: their default minute, stretched by the load (patience.ts). */
+const waitLimit = () => ({ timeout: patience(60_000) });
+
 export async function connect(kind: ClientKind, options: SessionOptions): Promise<Session> {
   // Read at answer time: a test may change the array between calls.
   const roots = options.roots;
@@ -311,7 +314,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
     client.setNotificationHandler('notifications/message', (notification) => {
       logs.push(notification.params as LogSeen);
     });
-    await client.connect(transport);
+    await client.connect(transport, waitLimit());
     return {
       kind,
       wire,
@@ -323,20 +326,20 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
       callWith: async (name, args, { onprogress, signal, meta }) =>
         (await client.callTool(
           { name, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) },
-          { ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
+          { ...waitLimit(), ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
         )) as unknown as ToolResult,
       setLoggingLevel: async (level) => {
-        await client.setLoggingLevel(level);
+        await client.setLoggingLevel(level, waitLimit());
       },
       get rootsCalls() {
         return rootsCalls;
       },
       stderr,
       negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
-      call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as unknown as ToolResult,
-      listTools: async () => (await client.listTools()).tools as unknown as ListedTool[],
-      listResources: async () => (await client.listResources()).resources as unknown as ListedResource[],
-      readResource: async (uri) => (await client.readResource({ uri })).contents as unknown as ResourceContents[],
+      call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, waitLimit())) as unknown as ToolResult,
+      listTools: async () => (await client.listTools(undefined, waitLimit())).tools as unknown as ListedTool[],
+      listResources: async () => (await client.listResources(undefined, waitLimit())).resources as unknown as ListedResource[],
+      readResource: async (uri) => (await client.readResource({ uri }, waitLimit())).contents as unknown as ResourceContents[],
       close: () => client.close(),
     };
   }
@@ -358,7 +361,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     logs.push(notification.params as LogSeen);
   });
-  await client.connect(transport);
+  await client.connect(transport, waitLimit());
   return {
     kind,
     wire,
@@ -371,20 +374,20 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
       (await client.callTool(
         { name, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) },
         undefined,
-        { ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
+        { ...waitLimit(), ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
       )) as unknown as ToolResult,
     setLoggingLevel: async (level) => {
-      await client.setLoggingLevel(level);
+      await client.setLoggingLevel(level, waitLimit());
     },
     get rootsCalls() {
       return rootsCalls;
     },
     stderr,
     negotiatedVersion: () => negotiated,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as unknown as ToolResult,
-    listTools: async () => (await client.listTools()).tools as unknown as ListedTool[],
-    listResources: async () => (await client.listResources()).resources as unknown as ListedResource[],
-    readResource: async (uri) => (await client.readResource({ uri })).contents as unknown as ResourceContents[],
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, undefined, waitLimit())) as unknown as ToolResult,
+    listTools: async () => (await client.listTools(undefined, waitLimit())).tools as unknown as ListedTool[],
+    listResources: async () => (await client.listResources(undefined, waitLimit())).resources as unknown as ListedResource[],
+    readResource: async (uri) => (await client.readResource({ uri }, waitLimit())).contents as unknown as ResourceContents[],
     close: () => client.close(),
   };
 }
