@@ -10,6 +10,7 @@ import { auditDisk, createFixture, OUTSIDE_TIME, WORKERS, type DiskCounts, type 
 import { PLANS, type Request, type Target, type ToolPlan } from './plans.js';
 import { findOnPath } from '../../src/server/launch/sandbox.js';
 import { prepareSwapHelper, startSwapper, type RunningSwapper, type SwapHelper } from './swapper.js';
+import { patience } from '../../test/patience.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const ourServer = path.join(repoRoot, 'dist', 'server.js');
@@ -96,7 +97,7 @@ export function sandboxAvailability(): SandboxAvailability {
   if (bwrap === undefined) return { available: false, reason: 'bubblewrap (bwrap) is not installed' };
   const probe = spawnSync(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--die-with-parent', '--', process.execPath, '--version'], {
     stdio: 'ignore',
-    timeout: 10_000,
+    timeout: patience(10_000),
   });
   if (probe.status !== 0) return { available: false, reason: 'bubblewrap is installed but cannot create namespaces here' };
   return { available: true, reason: `bubblewrap works (${bwrap})` };
@@ -220,7 +221,8 @@ const NO_SANDBOX_REPORT = 'no report on stderr';
 
 /** Our server says on stderr whether it sandboxed itself; a run that asked for it and did not get it is not a sandbox run. */
 async function sandboxReport(connection: Connection): Promise<string> {
-  for (let waited = 0; waited < 5_000; waited += 50) {
+  const limit = patience(5_000);
+  for (let waited = 0; waited < limit; waited += 50) {
     const line = /sandbox: (.*)$/m.exec(connection.stderr());
     if (line) return line[1]!;
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -16,6 +16,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { patience } from '../patience.js';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -43,7 +44,7 @@ interface Packed {
   readonly files: readonly { readonly path: string; readonly size: number }[];
 }
 
-describe('the npm package', { timeout: 120_000 }, () => {
+describe('the npm package', { timeout: patience(120_000) }, () => {
   let base: string;
   let packed: Packed;
   let app: string;

@@ -29,6 +29,7 @@ import {
   refusalOf,
 } from './helpers.js';
 import { RawServer } from './rawServer.js';
+import { patience } from '../patience.js';
 import { sandboxAvailability } from '../../bench/race/harness.js';
 import { OPERATIONS, TOOL_NAMES } from '../../src/shared/operations.js';
 
@@ -419,7 +420,8 @@ describe('the server as an MCP peer', { concurrency: true }, () => {
       const answer = server.answerTo(next);
       server.write(`${[call(cancelled), cancel, call(next)].map((message) => JSON.stringify(message)).join('\n')}\n`);
       assert.equal((await answer).result?.structuredContent?.type, 'file');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Time enough for a late answer to arrive, were one sent.
+      await new Promise((resolve) => setTimeout(resolve, patience(300)));
       assert.deepEqual(server.unmatched.filter((message) => message.id === cancelled), [], 'the cancelled call was not answered');
     });
 

@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import {
   STAGE_NAMES,
   connect,
-  eventually,
   expectContent,
   expectRefusal,
   fileUri,
@@ -21,6 +20,7 @@ import {
   type Session,
   textOf,
 } from './helpers.js';
+import { eventually } from '../patience.js';
 import { absent, excluding, exactly, including, link, table, type Matcher, type Refused, type Row } from './table.js';
 
 // ------------------------------------------------------------------------------------------------
