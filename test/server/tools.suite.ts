@@ -12,6 +12,8 @@ const PNG = Buffer.from(
   'base64',
 );
 const BINARY = Buffer.from([0x00, 0x01, 0xfe, 0xff, 0x80, 0x7f]);
+/** "café" in Latin-1: one byte that is not UTF-8. */
+const LATIN1 = Buffer.from('café\n', 'latin1');
 const LINUX = process.platform === 'linux';
 
 const E_TXT = 'alpha\nbeta\ngamma\n';
@@ -36,6 +38,9 @@ const TREE: Tree = {
   'ws/media/pixel.png': PNG,
   'ws/media/blob.bin': BINARY,
   'ws/media/sound.wav': Buffer.from('RIFF0000WAVE'),
+  'ws/media/nul.txt': 'valid UTF-8 but for\0this',
+  'ws/media/utf16.txt': Buffer.from('\ufeffUTF-16 text\n', 'utf16le'),
+  'ws/media/bom.txt': '\ufeffwith a mark\n',
   'ws/many/a.txt': 'content a',
   'ws/many/b.txt': 'content b',
   'ws/list/file.txt': 'f',
@@ -92,6 +97,11 @@ const rows: readonly Row[] = [
   { name: 'its last line, the file named by a file: URI inside the workspace', tool: 'read_text_file', args: { path: '{W}/docs/readme.md', tail: 1 }, want: { text: 'line 5' } },
   { tool: 'read_text_file', args: { path: 'docs/readme.md', head: 1, tail: 1 }, want: { error: /head or tail/ } },
   { tool: 'read_text_file', args: { path: 'docs/missing.md' }, want: { error: /ENOENT/ } },
+  // Not text (bytes that are not UTF-8, or a NUL): refused, never shown with U+FFFD in place of bytes.
+  ...(['media/pixel.png', 'media/blob.bin', 'media/nul.txt', 'media/utf16.txt'] as const).map(
+    (path): Row => ({ tool: 'read_text_file', args: { path }, want: { refused: 'ERR_NOT_TEXT', stage: 'server', verdict: 'refused', fields: { reason: /^media\/\S+ is not text: it holds (NUL bytes|bytes that are not UTF-8)\b.*\. Read it with read_media_file, as base64\.$/, path: `{base}/ws/${path}` } } }),
+  ),
+  { name: 'a byte order mark is kept, as in the file', tool: 'read_text_file', args: { path: 'media/bom.txt' }, want: { text: '\ufeffwith a mark\n' } },
 
   // The data is in the content block only; the structured result describes it.
   {
@@ -113,6 +123,12 @@ const rows: readonly Row[] = [
     tool: 'read_multiple_files',
     args: { paths: ['many/a.txt', 'many/missing.txt', '../outside.txt', 'many/b.txt'] },
     want: { sections: ['many/a.txt:\ncontent a', /^many\/missing\.txt: Error \(ENOENT\): /, /^\.\.\/outside\.txt: Refused \(ERR_OUTSIDE at containment\): /, 'many/b.txt:\ncontent b'] },
+  },
+  {
+    name: 'a file that is not text refused in its section, with the tool to read it',
+    tool: 'read_multiple_files',
+    args: { paths: ['many/a.txt', 'media/pixel.png'] },
+    want: { sections: ['many/a.txt:\ncontent a', /^media\/pixel\.png: Refused \(ERR_NOT_TEXT at server\): media\/pixel\.png is not text: it holds NUL bytes.*\. Read it with read_media_file/], hides: '\ufffd' },
   },
 
   // The folder's names afterwards: no temporary file is left behind.
@@ -161,6 +177,14 @@ const rows: readonly Row[] = [
     },
   },
   { name: 'a missing oldText changes nothing', tree: { 'ws/edit/e.txt': E_TXT }, tool: 'edit_file', args: { path: 'edit/e.txt', edits: [{ oldText: 'nowhere', newText: 'x' }] }, want: { error: /not found/ } },
+  {
+    name: 'a file that is not text is never edited through U+FFFD',
+    tree: { 'ws/edit/latin1.txt': LATIN1 },
+    tool: 'edit_file',
+    args: { path: 'edit/latin1.txt', edits: [{ oldText: 'caf', newText: 'CAF' }] },
+    want: { refused: 'ERR_NOT_TEXT', stage: 'server', fields: { reason: /^edit\/latin1\.txt is not text: it holds bytes that are not UTF-8\. edit_file changes only text, and nothing was changed; read_media_file/ } },
+    disk: { 'ws/edit/latin1.txt': LATIN1 },
+  },
   { name: 'an ambiguous oldText changes nothing', tree: { 'ws/edit/twice.txt': 'x and x' }, tool: 'edit_file', args: { path: 'edit/twice.txt', edits: [{ oldText: 'x', newText: 'y' }] }, want: { error: /2 times/ } },
 
   { name: 'nested folders created', tool: 'create_directory', args: { path: 'made/deep/er' }, want: { structured: exactly({ path: 'made/deep/er', created: true }) }, disk: { 'ws/made/deep/er': folder() } },
