@@ -481,7 +481,7 @@ export function listingOf(result: ToolResult, what: string): Listing {
   if (text === 'The folder is empty.') return listing;
   let into: string[] | undefined;
   for (const line of text.split('\n')) {
-    const heading = /^(.*) \(\d+\):$/.exec(line);
+    const heading = /^(.*) \(\d+(?: of \d+)?\):$/.exec(line);
     if (heading !== null && LISTING_HEADINGS[heading[1]!] !== undefined) into = listing[LISTING_HEADINGS[heading[1]!]!];
     else if (line.startsWith('(') && line.endsWith(')')) continue;
     else {

@@ -200,6 +200,43 @@ const rows: readonly Row[] = [
   },
   { name: 'the workspace\'s folders, docs among them', tool: 'list_directory', args: { path: '.' }, want: { listing: { directories: including('docs') } } },
   { tool: 'list_directory', args: { path: 'list/file.txt' }, want: { error: /ENOTDIR/ } },
+  {
+    name: 'list_directory in pages: a heading counts the folder (n of total) where the page holds part of a kind, and each page says which entries it holds; list_directory_with_sizes too',
+    check: async (t) => {
+      // 500 names of 203 characters: about 190 to a 40,000-byte page; the folder sorts after them.
+      const files = Array.from({ length: 500 }, (_, i) => `${String(i).padStart(3, '0')}${'x'.repeat(200)}`);
+      plant(t.base, { ...Object.fromEntries(files.map((name) => [`ws/paged/${name}`, ''])), 'ws/paged/sub': folder() });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const lines = textOf(await t.call('list_directory', { path: 'paged', ...(cursor !== undefined ? { cursor } : {}) })).split('\n');
+        const footer = lines.pop()!;
+        const [, from, to] = /^\(entries (\d+) to (\d+) of 501 by name: (call again with cursor \S+ for the rest|the last of them)\)$/.exec(footer) ?? assert.fail(`no footer: ${footer}`);
+        cursor = /cursor (\S+)/.exec(footer)?.[1];
+        const onPage = lines.filter((line) => !line.endsWith(':'));
+        assert.deepEqual([Number(from), Number(to)], [seen.length + 1, seen.length + onPage.length], footer);
+        const fileCount = onPage.filter((name) => name !== 'sub').length;
+        assert.ok(lines.includes(`Files (${fileCount} of 500):`), `the heading counts the folder's files: ${lines.filter((line) => line.endsWith(':'))}`);
+        assert.equal(lines.includes('Folders (1):'), onPage.includes('sub'), 'a kind all on this page is counted as it is');
+        seen.push(...onPage);
+      } while (cursor !== undefined);
+      // By kind within a page, so sorted here.
+      assert.deepEqual([...seen].sort(), [...files, 'sub']);
+      // list_directory_with_sizes: the totals are the folder's on every page, and each page says which entries it holds.
+      let sized = 0;
+      do {
+        const result = await t.call('list_directory_with_sizes', { path: 'paged', ...(cursor !== undefined ? { cursor } : {}) });
+        const text = textOf(result);
+        const count = (result.structuredContent!.entries as unknown[]).length;
+        assert.match(text, /^Total: 500 files, 1 folders$/m);
+        const [, from, to, next] = /^\(entries (\d+) to (\d+) of 501: (call again with cursor \S+ for the rest|the last of them)\)$/m.exec(text) ?? assert.fail(`no footer: ${text.slice(-300)}`);
+        assert.deepEqual([Number(from), Number(to)], [sized + 1, sized + count]);
+        sized += count;
+        cursor = /cursor (\S+)/.exec(next!)?.[1];
+      } while (cursor !== undefined);
+      assert.equal(sized, 501);
+    },
+  },
 
   {
     name: 'own sizes and totals',
