@@ -42,11 +42,11 @@ export const EXPLAIN_HINT = 'explain_path with the same path shows each stage.';
 /** What an agent should do next, by code: the text part of a refusal. */
 export function nextStep(refusal: ServerRefusal): string {
   if (refusal.stage === 'root') {
-    return 'The workspaceUri itself was refused: call list_workspaces and pass one of its URIs, exactly, as workspaceUri.';
+    return 'The workspaceUri itself was refused: call list_workspaces and pass one of its URIs as workspaceUri.';
   }
   switch (refusal.code) {
     case 'ERR_NOT_GRANTED':
-      return 'Call list_workspaces and pass one of the granted workspace URIs, exactly, as workspaceUri.';
+      return 'Call list_workspaces and pass a granted workspace itself as workspaceUri, and the rest of the path as path.';
     case 'ERR_READ_ONLY':
       return 'This workspace is granted read-only: read instead, or ask the user to grant it read-write.';
     case 'ERR_WORKSPACE_GONE':
