@@ -18,8 +18,6 @@ import {
 } from './sandbox.js';
 import { sandboxMarker } from './sandboxEnvironment.js';
 import type { ServerState } from '../tools/tool.js';
-import { ReadMemory } from '../readMemory.js';
-import { ListingMemory } from '../listingMemory.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
 import { useWriters, writerAliveHere } from '../fs/index.js';
 
@@ -215,10 +213,13 @@ export function runServer(args: readonly string[]): number | 'serving' {
               return changeOfLetter(letters?.[index], grants[index]!.realPath);
             },
           };
-    const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), listings: new ListingMemory(), ...(host ? { host } : {}) };
-    // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
-    import('../protocol/serveStdio.js').then(
-      ({ serve }) => serve(state, { directCalls: options.directCalls }),
+    // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK, the
+    // tools or the file layer, so it starts the sandbox sooner.
+    Promise.all([import('../protocol/serveStdio.js'), import('../readMemory.js'), import('../listingMemory.js')]).then(
+      ([{ serve }, { ReadMemory }, { ListingMemory }]) => {
+        const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), listings: new ListingMemory(), ...(host ? { host } : {}) };
+        serve(state, { directCalls: options.directCalls });
+      },
       (error: Error) => {
         log(`could not start: ${error.message}`);
         process.exitCode = 1;
