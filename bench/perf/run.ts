@@ -120,7 +120,7 @@ function failedGoals(results: Results): string[] {
   for (const row of results.startup?.rows ?? []) {
     if (row.verdict !== 'FAIL') continue;
     if (row.load === 'as is' && row.server === 'ours-sandbox') failed.push(`start-up: the sandbox adds ${results.startup!.sandboxCostMs?.toFixed(0)} ms (goal ${row.goal})`);
-    else failed.push(`start-up, ${row.load}: ${row.server}, ${row.handshake} answered in ${row.ratio?.toPrecision(3)}x the reference's time to initialize (goal ${row.goal})`);
+    else failed.push(`start-up, ${row.load}: ${row.server}, ${row.handshake} answered with ${row.cpuRatio?.toPrecision(3)}x the reference's CPU to initialize (goal ${row.goal})`);
   }
   for (const row of results.bundle?.rows ?? []) if (row.verdict === 'FAIL') failed.push(`bundle: ${row.name} (goal ${row.goal})`);
   const activation = results.bundle?.activation;
