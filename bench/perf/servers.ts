@@ -6,8 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { sandboxAvailability, type SandboxAvailability } from '../race/harness.js';
-import { patience } from '../../test/patience.js';
+import { sandboxAvailability, sandboxLayer, type SandboxAvailability } from '../race/harness.js';
 import { childrenOf, processTreeCpuMs } from '../../test/server/rawServer.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
@@ -96,17 +95,6 @@ export function processTreeMemory(pid: number, field: 'VmHWM' | 'VmRSS'): number
   return Math.max(own, ...childrenOf(pid).map((child) => processTreeMemory(child, field) ?? 0));
 }
 
-/** Our server reports on stderr whether it sandboxed itself; a sandbox run without one is not a sandbox run. */
-async function sandboxReport(stderr: () => string): Promise<string> {
-  const limit = patience(10_000);
-  for (let waited = 0; waited < limit; waited += 25) {
-    const line = /sandbox: (.*)$/m.exec(stderr());
-    if (line) return line[1]!;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return 'no report on stderr';
-}
-
 export async function startServer(configuration: Configuration, workspace: string, options: StartOptions): Promise<RunningServer> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -135,10 +123,10 @@ export async function startServer(configuration: Configuration, workspace: strin
     close: () => client.close(),
   };
   if (configuration === 'ours-sandbox') {
-    const report = await sandboxReport(() => stderr);
-    if (!report.startsWith('bubblewrap') && !report.startsWith('sandbox-exec')) {
+    const layer = await sandboxLayer(client);
+    if (!layer.active) {
       await server.close();
-      throw new UnavailableError(`the server did not sandbox itself: ${report}`);
+      throw new UnavailableError(`the server did not sandbox itself: ${layer.detail}`);
     }
   }
   return server;

@@ -27,4 +27,5 @@ export const REFUSAL_CODES: Readonly<Record<RefusalCode, { readonly stage: Stage
   ERR_WORKSPACE_UNMOUNTED: { stage: 'server', meaning: "the workspace's filesystem is no longer mounted at the granted path" },
   ERR_CHANGED_SINCE_READ: { stage: 'server', meaning: 'a change to a file that changed on disk since this connection read it' },
   ERR_FILE_CHANGED: { stage: 'server', meaning: 'the file was saved by another program while the change was being made; nothing of the change was kept' },
+  ERR_NOT_TEXT: { stage: 'server', meaning: 'a text tool given a file that is not text (not UTF-8, or holding a NUL byte); nothing was read or changed' },
 };

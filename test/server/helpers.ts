@@ -31,7 +31,7 @@ export const REFUSAL_CODES = [
   'ERR_ENCODED_SEPARATOR', 'ERR_ILLEGAL_CHARACTER', 'ERR_BAD_ENCODING', 'ERR_NOT_ABSOLUTE', 'ERR_SYMLINK_ESCAPE',
   'ERR_SYMLINK_REFUSED', 'ERR_SYMLINK_LOOP', 'ERR_SYMLINK_DANGLING', 'ERR_PERMISSION', 'ERR_NAME_TOO_LONG', 'ERR_OUTSIDE', 'ERR_NOT_GRANTED',
   'ERR_READ_ONLY', 'ERR_WORKSPACE_GONE', 'ERR_WORKSPACE_REPLACED', 'ERR_WORKSPACE_UNMOUNTED', 'ERR_CHANGED_SINCE_READ',
-  'ERR_FILE_CHANGED',
+  'ERR_FILE_CHANGED', 'ERR_NOT_TEXT',
 ] as const;
 
 export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment'] as const;
@@ -481,7 +481,7 @@ export function listingOf(result: ToolResult, what: string): Listing {
   if (text === 'The folder is empty.') return listing;
   let into: string[] | undefined;
   for (const line of text.split('\n')) {
-    const heading = /^(.*) \(\d+\):$/.exec(line);
+    const heading = /^(.*) \(\d+(?: of \d+)?\):$/.exec(line);
     if (heading !== null && LISTING_HEADINGS[heading[1]!] !== undefined) into = listing[LISTING_HEADINGS[heading[1]!]!];
     else if (line.startsWith('(') && line.endsWith(')')) continue;
     else {

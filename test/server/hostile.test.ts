@@ -350,6 +350,7 @@ describe('attacks, side by side', { concurrency: true }, () => {
         const names: string[] = [];
         let cursor: string | undefined;
         let pages = 0;
+        const inFolder = fs.readdirSync(path.join(ws, 'wide')).length;
         do {
           const answer = await server.call('list_directory', { workspaceUri: W, path: 'wide', ...(cursor !== undefined ? { cursor } : {}) });
           assert.equal(isToolError(answer), false, answerText(answer).slice(0, 300));
@@ -357,15 +358,18 @@ describe('attacks, side by side', { concurrency: true }, () => {
           assert.ok(Buffer.byteLength(text) <= ANSWER_BUDGET_BYTES + 1024, `page ${pages}: ${text.length} bytes`);
           // Files only (hard links): one heading, then a name a line, then the cursor's line.
           const lines = text.split('\n');
-          assert.match(lines[0]!, /^Files \(\d+\):$/);
+          // The heading counts the folder's files, not only this page's.
+          assert.equal(lines[0], `Files (${lines.length - 2} of ${inFolder}):`);
           cursor = /call again with cursor (\S+) for the rest\)$/.exec(text)?.[1];
-          names.push(...lines.slice(1, cursor === undefined ? undefined : -1));
+          // The last line says which entries of the folder the page holds.
+          assert.match(lines.at(-1)!, new RegExp(`^\\(entries ${names.length + 1} to ${names.length + lines.length - 2} of ${inFolder} by name: `));
+          names.push(...lines.slice(1, -1));
           pages += 1;
         } while (cursor !== undefined);
         assert.ok(pages > 1, `one page cannot hold ${withCommas(WIDE)} names`);
         // The links and the files they are hard links of.
         assert.equal(new Set(names).size, names.length, 'no entry twice');
-        assert.equal(names.length, fs.readdirSync(path.join(ws, 'wide')).length);
+        assert.equal(names.length, inFolder);
         assert.deepEqual(names, [...names].sort(), 'in name order');
 
         const sized: string[] = [];
@@ -377,6 +381,9 @@ describe('attacks, side by side', { concurrency: true }, () => {
           assert.equal(structured.truncated, true, `past the first ${withCommas(MAX_LIST_ENTRIES)} the rest are not sized`);
           // Every entry is a file (the links are hard links): the totals are of the ones sized, on every page.
           assert.equal(structured.totalFiles, MAX_LIST_ENTRIES);
+          // And the text says so where it gives them, and never calls the sized entries the folder's.
+          assert.match(answerText(answer), new RegExp(`^Total of the first ${MAX_LIST_ENTRIES} entries by name \\(the rest are not sized, sorted or counted\\): ${MAX_LIST_ENTRIES} files`, 'm'));
+          assert.match(answerText(answer), new RegExp(`^\\(entries \\d+ to \\d+ of the first ${MAX_LIST_ENTRIES}: `, 'm'));
           sized.push(...structured.entries.map((entry: { name: string }) => entry.name));
           cursor = structured.nextCursor;
         } while (cursor !== undefined);
