@@ -2,6 +2,7 @@
 // the program's own tool. A decider's module adds itself to DECIDERS below.
 import { isToolName, OPERATIONS } from '../shared/operations.js';
 import { boundaryInspector } from './boundary-inspector/index.js';
+import { naive } from './naive/index.js';
 import { serverFilesystem } from './server-filesystem/index.js';
 import type { Access, Decider, DeciderName } from './types.js';
 
@@ -10,6 +11,7 @@ export * from './types.js';
 export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
   'boundary-inspector': boundaryInspector,
   'server-filesystem': serverFilesystem,
+  naive,
 };
 
 /**
