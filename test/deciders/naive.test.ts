@@ -2,9 +2,13 @@
 // hint, not a permission": each gives the path the document says the conversion produces, the
 // decision such a server makes, and the escape (or the wrong refusal) the document describes.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Platform } from '../../src/core/index.js';
 import { DECIDERS, type DeciderContext } from '../../src/deciders/index.js';
+import { nodeDeciderFileSystem } from '../../src/host/node.js';
 
 const decider = DECIDERS.naive!;
 const NO_DISK = { lstat: () => ({ kind: 'missing' as const }), readlink: () => ({ ok: false as const, errno: 'ENOENT' }), readText: () => undefined };
@@ -78,4 +82,18 @@ test('a path inside, by the correct conversion too: no escape', () => {
   assert.equal(verdict.decision, 'allow');
   assert.deepEqual(verdict.differences, []);
   assert.equal(verdict.path, '/srv/app/web/a.txt');
+});
+
+test('a link inside that leads out: the prefix check passes, the filesystem follows it out', { skip: process.platform === 'win32' && 'needs symbolic links' }, () => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-naive-')));
+  try {
+    fs.mkdirSync(path.join(dir, 'ws'));
+    fs.mkdirSync(path.join(dir, 'outside'));
+    fs.symlinkSync('../outside', path.join(dir, 'ws', 'escape'));
+    const verdict = decider.decide(`${dir}/ws/escape/new.txt`, 'write_file', { ...context(`file://${dir}/ws`), fs: nodeDeciderFileSystem, simulated: false, cwd: dir });
+    assert.equal(verdict.decision, 'allow');
+    assert.match(verdict.stages.find((stage) => stage.name === 'open()')!.note, /escape: a link: the filesystem follows it to .*outside/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

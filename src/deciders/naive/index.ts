@@ -4,7 +4,7 @@
 // conversion produces and which escape it opens; the decision is what such a server does; the
 // fixes are the correct conversion. For people debugging a server of their own.
 import { rootToPath, visible } from '../../core/index.js';
-import { nodePath } from '../shared/node.js';
+import { nodePath, nodeRealpath } from '../shared/node.js';
 import type { Access, Decider, DeciderContext, DeciderStage, DeciderVerdict, Fix } from '../types.js';
 import { workspaceOf } from '../boundary-inspector/index.js';
 
@@ -135,8 +135,18 @@ export const naive: Decider = {
     };
     const correctlyInside = insideCorrectRoot(opened);
     const openNotes: string[] = [];
+    if (allowed && correctlyInside && !context.simulated) {
+      // The filesystem follows links the strings never showed: where the path, or its folder, really is.
+      const real = nodeRealpath(context.fs, opened, context.platform);
+      const folder = real.ok ? real : nodeRealpath(context.fs, path.dirname(opened), context.platform);
+      const rootReal = correctRootPath === null ? null : nodeRealpath(context.fs, correctRootPath, context.platform);
+      if (folder.ok && rootReal?.ok) {
+        const rel = path.relative(context.cwd, rootReal.path, folder.path);
+        if (rel.startsWith('..') || path.isAbsolute(rel)) openNotes.push(`escape: a link: the filesystem follows it to ${visible(folder.path)}, outside the root, and no string check sees it`);
+      }
+    }
     if (allowed && !correctlyInside) openNotes.push(`escape: the server opens ${visible(opened)}, outside the root ${correctRootPath === null ? `(the root itself is refused by a correct conversion: ${correctRoot.ok ? '' : correctRoot.code})` : visible(correctRootPath)}`);
-    stage('open()', allowed ? (correctlyInside ? 'pass' : 'refuse') : 'skip', decoded, allowed ? opened : null, "the decoded path resolved by the filesystem: `..` climbed, a relative path taken from the server's working folder", openNotes);
+    stage('open()', allowed ? (openNotes.length === 0 ? 'pass' : 'refuse') : 'skip', decoded, allowed ? opened : null, "the decoded path resolved by the filesystem: `..` climbed, a relative path taken from the server's working folder", openNotes);
 
     const twice = decodeLeniently(decoded);
     if (twice !== decoded) {
@@ -150,7 +160,7 @@ export const naive: Decider = {
 
     const fixes: Fix[] = allowed ? [] : [{ text: "Convert the root and the request once, with the platform's parser, and compare path components, not string prefixes.", add: CORRECT_CONVERSION }];
     const differences = [...new Set(seen.differences)];
-    if (allowed && !correctlyInside) differences.push('Boundary Inspector converts with one parser, refuses hosts, queries and encoded separators, decodes once before comparing, and compares path components.');
+    if (allowed && openNotes.length > 0) differences.push('Boundary Inspector converts with one parser, refuses hosts, queries and encoded separators, decodes once before comparing, and compares path components.');
     return {
       decider: 'naive',
       program: this.program,
@@ -160,7 +170,7 @@ export const naive: Decider = {
       access,
       input,
       decision: allowed ? 'allow' : 'deny',
-      rule: { text: `${JSON.stringify(requestPath)}.startsWith(${JSON.stringify(rootPath)}) is ${allowed}` },
+      rule: { text: `${JSON.stringify(requestPath)}.startsWith(${JSON.stringify(rootPath)}) is ${allowed}`, source: { text: `the root ${rootUri}` } },
       path: allowed ? opened : null,
       stages: seen.stages,
       fixes,
