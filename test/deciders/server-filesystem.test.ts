@@ -235,6 +235,16 @@ describe('server-filesystem on Windows, simulated (its win32 branches, read from
   });
 });
 
+test('simulated Windows, with nothing of the disk: the allowed directories taken as they are, the path rules applied', () => {
+  const NO_DISK = { lstat: () => ({ kind: 'missing' as const }), readlink: () => ({ ok: false as const, errno: 'ENOENT' }), readText: () => undefined };
+  const simulated: DeciderContext = { platform: 'win32', fs: NO_DISK, simulated: true, home: 'C:\\Users\\dev', cwd: 'C:\\ws', addDirs: [], allowed: ['c:/ws'], env: {} };
+  const inside = decider.decide('C:\\ws\\a.txt', 'read_text_file', simulated);
+  assert.equal(inside.decision, 'allow');
+  assert.equal(inside.stages[0]!.output, 'C:\\ws');
+  assert.equal(inside.stages.find((stage) => stage.name === 'fs.realpath')?.status, 'skip');
+  assert.equal(decider.decide('C:\\ws-evil\\a.txt', 'read_text_file', simulated).decision, 'deny');
+});
+
 test('each of its own tools keeps its name; this server names map by access', () => {
   for (const tool of [...decider.tools.read, ...decider.tools.change]) {
     assert.equal(decider.decide('x', tool, { platform: 'linux', fs: nodeDeciderFileSystem, home: '/nonexistent', cwd: '/', addDirs: [], allowed: [], env: {} }).tool, tool);

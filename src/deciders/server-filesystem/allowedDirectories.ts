@@ -25,6 +25,7 @@ export function allowedDirectories(context: DeciderContext): AllowedDirectories 
   const candidates = context.allowed.flatMap((argument) => {
     const absolute = path.resolve(context.cwd, expandHome(argument, context.home, platform));
     const original = normalizePath(absolute, platform);
+    if (context.simulated) return [original];
     const real = nodeRealpath(fs, absolute, platform);
     if (!real.ok) return [original];
     const resolved = normalizePath(real.path, platform);
@@ -34,6 +35,7 @@ export function allowedDirectories(context: DeciderContext): AllowedDirectories 
   });
   const dropped: string[] = [];
   const directories = candidates.filter((dir) => {
+    if (context.simulated) return true;
     // fs.stat: links followed, a directory wanted.
     const real = nodeRealpath(fs, dir, platform);
     const kind = real.ok ? fs.lstat(real.path).kind : 'missing';
@@ -42,6 +44,7 @@ export function allowedDirectories(context: DeciderContext): AllowedDirectories 
     return false;
   });
   const notes = [
+    ...(context.simulated ? ['simulated: taken as existing folders with no link on them, since nothing of another platform is looked up'] : []),
     ...linked.map(({ original, resolved }) => `${visible(original)} is a link: its target ${visible(resolved)} is allowed too, by either path`),
     ...dropped.map((line) => `Warning: ${visible(line)}`),
     ...(directories.length === 0 ? [candidates.length === 0 ? 'no directory given: the server waits for roots from the client' : 'Error: None of the specified directories are accessible (the server exits)'] : []),

@@ -94,6 +94,10 @@ export function validatePath(requestedPath: string, allowed: readonly string[], 
   stage('isPathWithinAllowedDirectories', 'pass', normalizedRequested, normalizedRequested, 'inside when equal to an allowed directory or starting with it and a separator: strings compared by prefix, with letter case');
 
   const base = { absolute, ...(relativeFrom ? { relativeFrom } : {}) };
+  if (context.simulated) {
+    stage('fs.realpath', 'skip', absolute, absolute, 'the real path (every link followed) must be inside an allowed directory too', 'simulated: the filesystem of another platform is not consulted');
+    return { stages, path: absolute, unicodeMatches, ...base };
+  }
   const real = nodeRealpath(fs, absolute, platform);
   if (real.ok) {
     const normalizedReal = normalizePath(real.path, platform);
