@@ -8,6 +8,7 @@ import { boundaryInspector } from '../boundary-inspector/index.js';
 import { nodePath, nodeRealpath } from '../shared/node.js';
 import type { Access, Decider, DeciderContext, DeciderStage, DeciderVerdict, Fix } from '../types.js';
 import { allowedDirectories, type AllowedDirectories } from './allowedDirectories.js';
+import { isPathWithinAllowedDirectories, normalizePath } from './pathUtils.js';
 import { validatePath, type Validated } from './validatePath.js';
 
 const PROGRAM = 'the reference filesystem server (@modelcontextprotocol/server-filesystem)';
@@ -116,7 +117,9 @@ function differencesFor(input: string, tool: string, access: Access, judged: Jud
   if (v?.ambiguous !== undefined) differences.push('It refuses a name equal in NFC to two entries of its folder; Boundary Inspector looks up the name as written.');
   if (v?.danglingLink !== undefined) differences.push(`It reports the link to nothing ${visible(v.danglingLink)} as a missing parent folder; Boundary Inspector says the link dangles, or leads outside (ERR_SYMLINK_DANGLING, ERR_SYMLINK_ESCAPE).`);
   if (input.trim().replace(/^["']|["']$/g, '') !== input) differences.push('It drops surrounding spaces and quotes for its check only: the tool then opens the path with them.');
-  if (context.platform !== 'linux') differences.push(`It compares paths as strings with their letter case, where ${context.platform === 'win32' ? 'Windows' : 'macOS'} folds case: a path in another case than the allowed directory's is refused.`);
+  const foldedInside = () =>
+    v?.absolute !== undefined && isPathWithinAllowedDirectories(normalizePath(v.absolute, context.platform).toLowerCase(), dirs.map((dir) => dir.toLowerCase()), context.platform, context.cwd);
+  if (context.platform !== 'linux' && decision === 'deny' && v?.refusal?.startsWith('Access denied - path outside') === true && foldedInside()) differences.push(`It compares paths as strings with their letter case, where ${context.platform === 'win32' ? 'Windows' : 'macOS'} folds case: this path names a folder it allows, in another case, and is refused.`);
   // This server, given the same folders as workspaces, on the same input.
   const ours = dirs.map((root) => boundaryInspector.decide(input, ownTool(tool, access), { ...context, root }));
   const best = ours.find((verdict) => verdict.decision === 'allow') ?? ours[0];
