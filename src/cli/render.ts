@@ -13,6 +13,11 @@ const COLORS: Record<StageStatus | 'ask' | 'bold' | 'dim', [number, number]> = {
   dim: [2, 22],
 };
 
+/** Colours text by style, or leaves it plain. */
+function painter(color: boolean): (style: keyof typeof COLORS, text: string) => string {
+  return (style, text) => (color ? `\u001b[${COLORS[style][0]}m${text}\u001b[${COLORS[style][1]}m` : text);
+}
+
 /**
  * Text from the disk or the input as a report prints it: a report must not drive the terminal, so
  * controls, bidi and other invisible characters are escaped, and a very long name is cut to its
@@ -27,8 +32,7 @@ function shown(text: string): string {
  * operation judged, when given. Every text of the trace goes through `shown`.
  */
 export function renderTrace(result: Trace, options: { readonly color: boolean; readonly operation?: { readonly tool: string; readonly acts: string } }): string {
-  const paint = (style: keyof typeof COLORS, text: string) =>
-    options.color ? `\u001b[${COLORS[style][0]}m${text}\u001b[${COLORS[style][1]}m` : text;
+  const paint = painter(options.color);
   const lines: string[] = [];
   const where = result.simulated ? `${result.platform}, simulated` : `${result.platform}, this machine's filesystem`;
   lines.push(`${paint('bold', 'trace')} ${shown(result.input)}`);
@@ -89,7 +93,7 @@ export function decidingStage(stages: readonly DeciderStage[]): number {
  * differs from this server, and the configuration files it read. Every text goes through `shown`.
  */
 export function renderVerdict(verdict: DeciderVerdict, options: { readonly color: boolean }): string {
-  const paint = (style: keyof typeof COLORS, text: string) => (options.color ? `\u001b[${COLORS[style][0]}m${text}\u001b[${COLORS[style][1]}m` : text);
+  const paint = painter(options.color);
   const lines: string[] = [];
   lines.push(`${paint('bold', 'trace')} ${shown(verdict.input)}`);
   lines.push(`${paint('bold', 'by')}    ${verdict.decider}: ${shown(verdict.program)} ${shown(verdict.version)} (${verdict.basis === 'recorded' ? 'checked against the program running' : 'as documented, not observed'})`);
@@ -135,7 +139,7 @@ export function renderVerdict(verdict: DeciderVerdict, options: { readonly color
 
 /** One line per decider: its name, its decision and the rule that decided, with where it came from. */
 export function renderComparison(input: string, rows: readonly ({ readonly decider: string; readonly verdict: DeciderVerdict } | { readonly decider: string; readonly error: string })[], options: { readonly color: boolean }): string {
-  const paint = (style: keyof typeof COLORS, text: string) => (options.color ? `\u001b[${COLORS[style][0]}m${text}\u001b[${COLORS[style][1]}m` : text);
+  const paint = painter(options.color);
   const width = Math.max(...rows.map((row) => row.decider.length));
   const lines = [`${paint('bold', 'compare')} ${shown(input)}`, ''];
   for (const row of rows) {
