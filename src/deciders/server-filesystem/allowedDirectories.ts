@@ -55,7 +55,7 @@ export function allowedDirectories(context: DeciderContext): AllowedDirectories 
     input: context.allowed.join(' '),
     output: directories.length === 0 ? null : directories.join(', '),
     rule: "at start-up, each argument: ~/ expanded, path.resolve from the server's working folder, normalizePath, fs.realpath; both paths kept when they differ; fs.stat keeps directories only",
-    note: notes.join('; '),
+    note: [...notes, 'Boundary Inspector serves a workspace by its own path and its real path, but a link to it from elsewhere is not a second way in'].join('; '),
     source: { text: context.allowed.join(' '), flag: `mcp-server-filesystem ${context.allowed.join(' ')}` },
   };
   return { directories, stage, linked, dropped };

@@ -31,6 +31,17 @@ export interface Validated {
   readonly ambiguous?: readonly string[];
 }
 
+/** Where each step differs from Boundary Inspector's own stage, said in the step's note. */
+const UNLIKE_OURS: Readonly<Record<string, string>> = {
+  expandHome: 'Boundary Inspector expands no ~: "~/x" is a name below the workspace',
+  'Windows drive path': 'Boundary Inspector reads C:\\x on Linux as a relative name, and says so',
+  resolveRelativePathAgainstAllowedDirectories: 'Boundary Inspector takes a relative path from its one workspace root',
+  normalizePath: 'Boundary Inspector never drops quotes or spaces from a path',
+  isPathWithinAllowedDirectories: 'Boundary Inspector compares path components, folding case where the filesystem does',
+  'fs.realpath': "Boundary Inspector judges each link's text below the root before following it, and looks nothing up outside",
+  resolveUnicodeEquivalentPath: 'Boundary Inspector never takes another Unicode spelling for a name; a missing tail is taken as written from the deepest existing folder, as here',
+};
+
 const errnoMessage = (code: string, syscall: string, path: string) => {
   const words: Record<string, string> = { ENOENT: 'no such file or directory', ENOTDIR: 'not a directory', ELOOP: 'too many symbolic links encountered', EACCES: 'permission denied', ENAMETOOLONG: 'name too long' };
   return `${code}: ${words[code] ?? code.toLowerCase()}, ${syscall} '${path}'`;
@@ -44,7 +55,8 @@ export function validatePath(requestedPath: string, allowed: readonly string[], 
   const stages: DeciderStage[] = [];
   const unicodeMatches: { requested: string; onDisk: string }[] = [];
   const stage = (name: string, status: DeciderStage['status'], input: string, output: string | null, rule: string, note = ''): void => {
-    stages.push({ name, status, input, output, rule, note });
+    const ours = UNLIKE_OURS[name];
+    stages.push({ name, status, input, output, rule, note: [note, ours].filter(Boolean).join('; ') });
   };
   const refuse = (message: string, extra: Partial<Validated> = {}): Validated => ({ stages, refusal: message, path: null, unicodeMatches, ...extra });
 
@@ -106,7 +118,7 @@ export function validatePath(requestedPath: string, allowed: readonly string[], 
       return refuse(`Access denied - symlink target outside allowed directories: ${real.path} not in ${inList}`, { ...base, real: real.path });
     }
     stage('fs.realpath', 'pass', absolute, real.path, 'the real path (every link followed) must be inside an allowed directory too');
-    stage('resolveUnicodeEquivalentPath', 'skip', absolute, null, 'only for a path that does not exist');
+    stages.push({ name: 'resolveUnicodeEquivalentPath', status: 'skip', input: absolute, output: null, rule: 'only for a path that does not exist', note: '' });
     return { stages, path: real.path, unicodeMatches, ...base, real: real.path };
   }
   if (real.error !== 'ENOENT') {
@@ -121,7 +133,7 @@ export function validatePath(requestedPath: string, allowed: readonly string[], 
   const unicodeRule = 'from the allowed directory holding the path, each name matched to an entry of its folder exactly, else by NFC form (two matches refused); each match realpath-ed and checked; the first name with no match ends the walk, the rest appended';
   const parentMissing = (extra: Partial<Validated> = {}): Validated => {
     const message = `Parent directory does not exist: ${path.dirname(absolute)}`;
-    stages.push({ name: 'resolveUnicodeEquivalentPath', status: 'refuse', input: absolute, output: null, rule: unicodeRule, note: extra.danglingLink ? `${visible(extra.danglingLink)} is a link to nothing (ENOENT), reported as a missing parent` : 'ENOENT' });
+    stage('resolveUnicodeEquivalentPath', 'refuse', absolute, null, unicodeRule, extra.danglingLink ? `${visible(extra.danglingLink)} is a link to nothing (ENOENT), reported as a missing parent` : 'ENOENT');
     return refuse(message, { ...base, ...extra });
   };
   const holder = [...allowed].sort((left, right) => right.length - left.length).find((dir) => within(normalizePath(absolute, platform), [dir]));
