@@ -146,7 +146,7 @@ export const naive: Decider = {
       }
     }
     if (allowed && !correctlyInside) openNotes.push(`escape: the server opens ${visible(opened)}, outside the root ${correctRootPath === null ? `(the root itself is refused by a correct conversion: ${correctRoot.ok ? '' : correctRoot.code})` : visible(correctRootPath)}`);
-    stage('open()', allowed ? (openNotes.length === 0 ? 'pass' : 'refuse') : 'skip', decoded, allowed ? opened : null, "the decoded path resolved by the filesystem: `..` climbed, a relative path taken from the server's working folder", openNotes);
+    stage('open()', allowed ? (openNotes.length === 0 ? 'pass' : 'note') : 'skip', decoded, allowed ? opened : null, "the decoded path resolved by the filesystem: `..` climbed, a relative path taken from the server's working folder", openNotes);
 
     const twice = decodeLeniently(decoded);
     if (twice !== decoded) {
