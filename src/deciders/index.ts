@@ -1,11 +1,18 @@
 // Every decider, by name, and how a tool name (the program's own, or one of this server's) becomes
 // the program's own tool. A decider's module adds itself to DECIDERS below.
 import { isToolName, OPERATIONS } from '../shared/operations.js';
+import { boundaryInspector } from './boundary-inspector/index.js';
+import { naive } from './naive/index.js';
+import { serverFilesystem } from './server-filesystem/index.js';
 import type { Access, Decider, DeciderName } from './types.js';
 
 export * from './types.js';
 
-export const DECIDERS: Partial<Record<DeciderName, Decider>> = {};
+export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
+  'boundary-inspector': boundaryInspector,
+  'server-filesystem': serverFilesystem,
+  naive,
+};
 
 /**
  * The program's own tool for `tool`, and whether it reads or changes: one of its own names is
