@@ -1,4 +1,4 @@
-import type { FileSystemPort, Platform, StageStatus } from '../core/index.js';
+import type { FileSystemPort, Platform, Policy, StageStatus } from '../core/index.js';
 
 // A decider is a model of one program's rules for whether a path may be read or changed: this
 // server, the reference filesystem server, an agent (Claude Code, Codex, Gemini CLI, VS Code's
@@ -114,6 +114,11 @@ export interface DeciderFileSystem extends FileSystemPort {
 export interface DeciderContext {
   readonly platform: Platform;
   readonly fs: DeciderFileSystem;
+  /**
+   * `platform` is not the machine's own: `fs` is a stand-in holding nothing of it. A decider that
+   * can judge without the disk (this server's, `naive`) then says so instead of looking anything up.
+   */
+  readonly simulated?: boolean;
   /** The home folder: where user settings are read, and what `~` means. */
   readonly home: string;
   /** The working folder the program was started in (an agent's project). */
@@ -122,6 +127,13 @@ export interface DeciderContext {
   readonly addDirs: readonly string[];
   /** The reference server's allowed directories, as passed on its command line. */
   readonly allowed: readonly string[];
+  /**
+   * The workspace root as this server is given it (a `file:` URI or a path), for
+   * `boundary-inspector` and `naive`; `cwd` when absent.
+   */
+  readonly root?: string;
+  /** This server's policy flags (case, links, localhost, UNC), for `boundary-inspector`; its defaults when absent. */
+  readonly policy?: Partial<Policy>;
   /** The program's environment, for the variables it reads (TMPDIR, CODEX_HOME...). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /**
