@@ -332,3 +332,40 @@ describe('codex finds the line a setting is written on', () => {
   // A table's lines run from its header to its last key, blank lines and comments after it left out.
   test('table-span', () => assert.deepEqual(tableSpan('a = 1\n[profiles.x]\nb = 2\nc = [\n 1,\n]\n\n# next\n[other]\n', ['profiles', 'x']), { line: 2, lines: 5 }));
 });
+
+// Fixes that edit config.toml where the recording's spelling is not the only one: each row's
+// file fix, applied to the case's folder, allows.
+const SPELLINGS: readonly DeciderCase[] = [
+  // The exclusion of /tmp as a dotted key at the top.
+  { name: 'fix-dotted-exclusion', tools: { codex: ['apply_patch'] }, input: '/tmp/{case}.txt', codex: { config: 'sandbox_mode = "workspace-write"\nsandbox_workspace_write.exclude_slash_tmp = true' } },
+  // writable_roots spread over several lines.
+  { name: 'fix-multi-line-roots', tools: { codex: ['shell-write'] }, input: '{base}/outside/new.txt', codex: { config: 'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nwritable_roots = [\n  "{base}/extra",\n]' } },
+  // A [sandbox_workspace_write] table without writable_roots.
+  { name: 'fix-table-without-roots', tools: { codex: ['apply_patch'] }, input: '{base}/outside/new.txt', codex: { config: 'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nnetwork_access = false' } },
+  // No sandbox_mode, and a table first in the file: the mode goes above it.
+  { name: 'fix-mode-above-table', tools: { codex: ['apply_patch'] }, input: '{base}/ws/new.txt', codex: { config: '[sandbox_workspace_write]\nnetwork_access = false' } },
+];
+
+describe('codex fixes edit config.toml as it is spelled', () => {
+  for (const c of SPELLINGS) {
+    test(c.name, () => {
+      const first = lay(c);
+      const tool = c.tools.codex![0]!;
+      const verdict = codex.decide(first.input, tool, first.ctx);
+      removeFixture(first.fx);
+      assert.equal(verdict.decision, 'deny');
+      const edits = verdict.fixes.filter((fix) => fix.file !== undefined && fix.add !== undefined && fix.file.endsWith('config.toml'));
+      assert.ok(edits.length > 0, 'no edit of config.toml offered');
+      for (const fix of edits) {
+        const laid = lay(c);
+        try {
+          const fixed = applyFix(JSON.parse(JSON.stringify(fix).replaceAll(first.fx.base, laid.fx.base)) as Fix, laid);
+          const after = codex.decide(fixed.input, tool, fixed.ctx);
+          assert.equal(after.decision, 'allow', `${fix.text}: ${after.rule.text}\n${fs.readFileSync(fix.file!.replace(first.fx.base, laid.fx.base), 'utf8')}`);
+        } finally {
+          removeFixture(laid.fx);
+        }
+      }
+    });
+  }
+});

@@ -8,7 +8,7 @@ import { judgeChange, type ChangeTool } from './judge.js';
 import type { ModeChoice } from './mode.js';
 import { realFolder, show, type Landing } from './paths.js';
 import { makeRoot, type Roots, type WritableRoot } from './roots.js';
-import { entries, tableSpan, tomlString } from './toml.js';
+import { entries, tomlString } from './toml.js';
 import type { SplitPath } from '../../core/index.js';
 
 export interface ChangeRequest {
@@ -92,9 +92,14 @@ function writableRootsFix(r: ChangeRequest, dirs: readonly string[]): Fix {
     }
     return { text, file: setting.layer.file, line: entry.line, add: `${line}${/[[,]\s*$/.test(line) ? '' : ','}\n  ${listed},` };
   }
+  // The table may be a [header], dotted keys at the top, or an inline table (which cannot take a line of its own).
   const user = userLayer(r.config);
-  const table = user.text !== undefined ? tableSpan(user.text, ['sandbox_workspace_write']) : undefined;
-  if (table) return { text, file: user.file, line: table.line, add: `${lineAt(user.text!, table.line)}\nwritable_roots = [${listed}]` };
+  const spelled = user.text !== undefined ? entries(user.text).filter((entry) => entry.path[0] === 'sandbox_workspace_write') : [];
+  const header = spelled.find((entry) => entry.header && entry.path.length === 1);
+  if (header) return { text, file: user.file, line: header.line, add: `${lineAt(user.text!, header.line)}\nwritable_roots = [${listed}]` };
+  const inline = spelled.find((entry) => !entry.header && entry.path.length === 1);
+  if (inline) return { text, file: user.file, line: inline.line };
+  if (spelled.length > 0) return { text, ...topLevel(user, `sandbox_workspace_write.writable_roots = [${listed}]`) };
   return { text, file: user.file, add: `[sandbox_workspace_write]\nwritable_roots = [${listed}]` };
 }
 
@@ -118,8 +123,10 @@ export function workspaceFixes(r: ChangeRequest): Fix[] {
   for (const exclusion of r.roots.exclusions) {
     if (!exclusion.root || !passes(r, [...r.roots.roots, exclusion.root])) continue;
     const key = exclusion.kind === 'slash-tmp' ? 'exclude_slash_tmp' : 'exclude_tmpdir_env_var';
-    const line = exclusion.setting.source.line;
-    fixes.push({ text: `Set ${key} = false in ${exclusion.setting.layer.file}.`, file: exclusion.setting.layer.file, ...(line !== undefined ? { line, add: `${key} = false` } : {}) });
+    const { layer, source } = exclusion.setting;
+    // The line as written (a dotted key, an inline table), its `true` made `false`.
+    const add = source.line !== undefined && layer.text !== undefined ? lineAt(layer.text, source.line).replace(new RegExp(`(${key}\\s*=\\s*)true`), '$1false') : undefined;
+    fixes.push({ text: `Set ${key} = false in ${layer.file}.`, file: layer.file, ...(add !== undefined ? { line: source.line!, add } : {}) });
   }
   if (r.tool === 'apply_patch' && r.land.resolved && show(r.land.real, platform) !== show(r.written, platform)) {
     if (judgeChange(r.tool, r.land.real, r.land, r.roots.roots).allowed) fixes.push({ text: `Write to ${show(r.land.real, platform)}, the path without links, which both of Codex's checks let through.`, path: show(r.land.real, platform) });
