@@ -80,7 +80,7 @@ function decide(input: string, tool: string, ctx: DeciderContext): DeciderVerdic
   if (show(givenCwd, platform) !== show(config.cwd, platform)) draft.differences.push(`Codex works in the real path of its working folder, ${show(config.cwd, platform)}, not ${show(givenCwd, platform)}: a patch to a path written through the link is outside the project for it.`);
 
   if (mapped.access === 'read') {
-    draft.stages.push({ name: SANDBOXES[platform], status: 'pass', input: show(written, platform), output: show(land.real, platform), rule: 'Reads are never refused: read-only and workspace-write both let the whole disk be read.', note: `${AS_OBSERVED}: reads outside the working folder, through links and in the home folder all succeed.` });
+    draft.stages.push({ name: SANDBOXES[platform], status: 'pass', input: show(written, platform), output: show(land.real, platform), rule: 'Reads are never refused: read-only and workspace-write both let the whole disk be read.', note: `Reads outside the working folder, through links and in the home folder all succeed (${AS_OBSERVED}).` });
     if (!isInside(config.cwd, land.real, BYTEWISE)) draft.differences.push('Codex never refuses a read, inside the working folder or not; Boundary Inspector refuses a read outside the workspace.');
     return verdict('allow', { text: 'reads are never refused', source: mode.source }, show(land.real, platform), []);
   }
@@ -192,7 +192,7 @@ function layersStage(config: Configuration, ctx: DeciderContext, draft: Draft): 
     status: config.refusal ? 'refuse' : 'pass',
     input: `CODEX_HOME ${config.codexHome}${ctx.flags?.profile !== undefined ? `, --profile ${ctx.flags.profile}` : ''}`,
     output: config.refusal ? null : applied.length > 0 ? applied.join('; ') : 'defaults only',
-    rule: `Codex merges ${ctx.platform === 'win32' ? 'the system config.toml' : '/etc/codex/config.toml'}, $CODEX_HOME/config.toml, the file --profile <name> chooses ($CODEX_HOME/<name>.config.toml), the .codex/config.toml of each folder from the project root (the nearest folder above holding .git) down to the working folder when that project is trusted, and managed_config.toml, each over the one before.`,
+    rule: `Codex merges ${ctx.platform === 'win32' ? 'the system config.toml' : '/etc/codex/config.toml'}, $CODEX_HOME/config.toml, the file --profile <name> chooses ($CODEX_HOME/<name>.config.toml), the .codex/config.toml of each folder from the project root (the nearest folder at or above the working folder holding .git, or a project_root_markers name) down to the working folder when that project is trusted, and managed_config.toml, each over the one before.`,
     note: [config.refusal?.reason, ...notes].filter(Boolean).join(' ') + absentNote,
     ...(config.refusal ? { source: config.refusal.source } : {}),
   };
@@ -291,5 +291,3 @@ function noFolderStage(r: ChangeRequest, context: string): DeciderStage {
     note: `The folder that would hold ${show(r.land.real, platform)} is not there: the command fails with "No such file or directory" before any read-only check. ${context} (${AS_OBSERVED}: nothing was refused, the command failed.)`,
   };
 }
-
-
