@@ -26,7 +26,9 @@ export function judgeChange(tool: ChangeTool, written: SplitPath, land: Landing,
     return { allowed: sandbox.writable, patch, sandbox };
   }
   const sandbox = sandboxCheck(land.real, roots);
-  // A protected folder is there in the sandbox, read-only, even when it is not on disk.
-  if (sandbox.writable || sandbox.protectedBy || land.folderExists) return { allowed: sandbox.writable, sandbox };
+  // A protected folder is there in the sandbox, read-only and empty, even when it is not on disk.
+  const folder = sandbox.protectedBy?.folder;
+  const masked = folder !== undefined && folder.prefix === land.real.prefix && folder.names.join('/') === land.real.names.slice(0, -1).join('/');
+  if (sandbox.writable || land.folderExists || masked) return { allowed: sandbox.writable, sandbox };
   return { allowed: true, sandbox, noFolder: true };
 }

@@ -100,20 +100,26 @@ export interface Check {
   readonly protectedBy?: { readonly root: WritableRoot; readonly folder: SplitPath };
 }
 
+/**
+ * The most specific entry holding the path decides, as in Codex's filesystem policy: each root is
+ * a writable entry and each of its protected folders a read-only one, so a nested root's `.git`
+ * stays read-only under an outer root, and a protected folder named as a root of its own (as
+ * specific as the protection) is writable: at equal depth, write wins over read.
+ */
 function check(target: SplitPath, roots: readonly WritableRoot[], pick: (root: WritableRoot) => SplitPath | null, comparison: Comparison): Check {
-  let protectedBy: Check['protectedBy'];
+  let best: { depth: number; root: WritableRoot; folder?: SplitPath } | undefined;
+  const consider = (depth: number, root: WritableRoot, folder?: SplitPath) => {
+    if (!best || depth > best.depth || (depth === best.depth && folder === undefined && best.folder !== undefined)) best = { depth, root, ...(folder ? { folder } : {}) };
+  };
   for (const root of roots) {
     const base = pick(root);
     if (!base || !isInside(base, target, comparison)) continue;
+    consider(base.names.length, root);
     const folders = [...PROTECTED_NAMES.map((name) => ({ prefix: base.prefix, names: [...base.names, name] })), ...(root.gitdir ? [root.gitdir] : [])];
-    const folder = folders.find((candidate) => isInside(candidate, target, comparison));
-    if (folder) {
-      protectedBy ??= { root, folder };
-      continue;
-    }
-    return { writable: true, root };
+    for (const folder of folders) if (isInside(folder, target, comparison)) consider(folder.names.length, root, folder);
   }
-  return { writable: false, ...(protectedBy ? { protectedBy } : {}) };
+  if (!best) return { writable: false };
+  return best.folder ? { writable: false, protectedBy: { root: best.root, folder: best.folder } } : { writable: true, root: best.root };
 }
 
 /**
