@@ -499,6 +499,32 @@ const CODEX: readonly DeciderCase[] = [
   codex('sandbox-mode-invalid', '{base}/ws/new.txt', WRITES, { config: 'sandbox_mode = "workspace"' }),
   // The protected .git named as a writable root of its own.
   codex('protected-git-as-writable-root', '{base}/ws/.git/new-hook', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/ws/.git"]` }),
+  // --add-dir naming a link to the folder, the file by its real path.
+  codex('add-dir-link-by-target', '{base}/extra/new.txt', WRITES, { config: WORKSPACE_WRITE }, { addDirs: ['{base}/extra-link'], tree: { 'extra-link': link('extra') } }),
+  // writable_roots with `..` inside it.
+  codex('writable-roots-dotdot', '{base}/extra/new.txt', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/outside/../extra"]` }),
+  // A project marked untrusted whose .codex/config.toml asks for full access.
+  codex('project-config-marked-untrusted', '{base}/outside/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "untrusted"', project: 'sandbox_mode = "danger-full-access"' }),
+  // Started in a subfolder of a trusted repository, without sandbox_mode: the repository's trust.
+  codex('trusted-repository-subfolder', '{base}/ws/sub/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "trusted"' }, { cwd: 'ws/sub' }),
+  // A new file in a folder that is not there, outside.
+  codex('missing-folder-outside', '{base}/outside/nope/new.txt', WRITES, { config: WORKSPACE_WRITE }),
+  // Deeper inside a protected .git that does not exist.
+  codex('protected-git-absent-deeper', '{base}/ws/.git/hooks/new-hook', WRITES, { config: WORKSPACE_WRITE }, { tree: { 'ws/.git': { absent: true } } }),
+  // read-only: a new file in a folder that is not there.
+  codex('read-only-missing-folder', '{base}/ws/nope/new.txt', ['shell-write'], { config: 'sandbox_mode = "read-only"' }),
+  // A nested repository added as a writable root: its .git, under the working folder too.
+  codex('writable-root-nested-repository-git', '{base}/ws/sub/.git/new-hook', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/ws/sub"]` }, { tree: { 'ws/sub/.git/HEAD': 'ref: refs/heads/main\n' } }),
+  // approval_policy on-failure: a write outside.
+  codex('approval-on-failure-outside', '{base}/outside/new.txt', WRITES, { config: `approval_policy = "on-failure"\n${WORKSPACE_WRITE}` }),
+  // --sandbox danger-full-access over read-only in config.toml.
+  codex('sandbox-flag-full-access', '{base}/outside/new.txt', WRITES, { config: 'sandbox_mode = "read-only"', sandbox: 'danger-full-access' }),
+  // --profile naming a file that is not there.
+  codex('profile-file-missing', '{base}/ws/new.txt', WRITES, { config: WORKSPACE_WRITE, profile: 'absent' }),
+  // `..` that stays inside the working folder.
+  codex('dotdot-inside', '{base}/ws/sub/../new.txt', WRITES, { config: WORKSPACE_WRITE }),
+  // A link inside that stays inside, a new file through it.
+  codex('link-inside-change', '{base}/ws/inner/new.txt', WRITES, { config: WORKSPACE_WRITE }),
 ];
 
 // ------------------------------------------------------------------------------------------------
