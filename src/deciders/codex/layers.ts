@@ -97,7 +97,7 @@ function systemFolder(ctx: DeciderContext): string {
 const join = (folder: string, name: string, platform: Platform) => `${folder}${folder.endsWith(platform === 'win32' ? '\\' : '/') ? '' : platform === 'win32' ? '\\' : '/'}${name}`;
 
 /** $CODEX_HOME, or ~/.codex; the text of a refusal when it is set to a folder that is not there. */
-export function codexHomeOf(ctx: DeciderContext, root: SplitPath): { home: string; missing?: string } {
+function codexHomeOf(ctx: DeciderContext, root: SplitPath): { home: string; missing?: string } {
   const set = ctx.env.CODEX_HOME;
   if (set !== undefined && set !== '') {
     const split = absolutize(set, root, ctx.platform);
