@@ -56,6 +56,8 @@ export interface Fix {
   readonly file?: string;
   /** Where in `file` the addition goes (the line of the rule to change, or of the list to add to). */
   readonly line?: number;
+  /** How many lines from `line` on the change replaces (a whole table to move elsewhere); one when absent. */
+  readonly lines?: number;
   /** The text to add or write instead (a rule, a list entry, a section). */
   readonly add?: string;
   /** A flag to pass (`--add-dir /srv/x`). */
@@ -134,6 +136,11 @@ export interface DeciderContext {
   readonly policy?: Partial<Policy>;
   /** The program's environment, for the variables it reads (TMPDIR, CODEX_HOME...). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The program's own command-line options that bear on its decision, other than `--add-dir`, by
+   * name without dashes (Codex's `sandbox` and `profile`); absent when none was given.
+   */
+  readonly flags?: Readonly<Record<string, string>>;
   /** The workspace folders and settings VS Code reports, for `vscode-agent` (the extension reads them through its API). */
   readonly vscode?: VsCodeContext;
 }

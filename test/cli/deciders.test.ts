@@ -151,6 +151,40 @@ describe('trace --as and compare', { skip: process.platform === 'win32' && 'need
     assert.ok(body.every((verdict) => verdict.decision === 'allow'), JSON.stringify(body));
   });
 
+  // The fixture lies under /tmp, which Codex's workspace-write leaves writable: its config.toml keeps /tmp out.
+  const codexEnv = () => ({ CODEX_HOME: path.join(dir, 'home', '.codex'), TMPDIR: '' });
+  const codexConfig = (lines: string) => {
+    fs.mkdirSync(path.join(dir, 'home', '.codex'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'home', '.codex', 'config.toml'), `${lines}\n[sandbox_workspace_write]\nexclude_slash_tmp = true\n`);
+  };
+
+  test('codex: a patch outside, under the /tmp config.toml keeps out, is refused by that line, and the --add-dir offered works', () => {
+    codexConfig('sandbox_mode = "workspace-write"');
+    const asked = ['trace', `${dir}/outside/new.txt`, '--as', 'codex', '--cwd', ws, '--home', path.join(dir, 'home'), '--tool', 'apply_patch'];
+    const { status, body } = json(asked, codexEnv());
+    assert.equal(status, 3);
+    assert.equal(body.decision, 'deny');
+    const exclusion = 'sandbox_workspace_write.exclude_slash_tmp = true';
+    assert.deepEqual(body.rule, { text: `outside the writable roots: ${exclusion}`, source: { text: exclusion, file: path.join(dir, 'home', '.codex', 'config.toml'), line: 3 } });
+    const flag = (body.fixes as { flag?: string }[]).find((fix) => fix.flag?.startsWith('--add-dir'))!.flag!;
+    assert.equal(flag, `--add-dir ${dir}/outside`);
+    const fixed = json([...asked, ...flag.split(' ')], codexEnv());
+    assert.equal(fixed.status, 0);
+    assert.equal(fixed.body.decision, 'allow');
+  });
+
+  test("codex: --sandbox and --profile reach Codex's own flags", () => {
+    codexConfig('sandbox_mode = "workspace-write"');
+    fs.writeFileSync(path.join(dir, 'home', '.codex', 'open.config.toml'), 'sandbox_mode = "danger-full-access"\n');
+    const base = ['--as', 'codex', '--cwd', ws, '--home', path.join(dir, 'home'), '--tool', 'shell-write'];
+    const readOnly = json(['trace', `${ws}/new.txt`, ...base, '--sandbox', 'read-only'], codexEnv()).body;
+    assert.equal(readOnly.decision, 'deny');
+    assert.deepEqual((readOnly.rule as { source: unknown }).source, { text: '--sandbox read-only', flag: '--sandbox read-only' });
+    const open = json(['trace', `${dir}/outside/new.txt`, ...base, '--profile', 'open'], codexEnv()).body;
+    assert.equal(open.decision, 'allow');
+    assert.equal((open.rule as { source: { file: string } }).source.file, path.join(dir, 'home', '.codex', 'open.config.toml'));
+  });
+
   test("usage: an unknown decider, and a decider's input without --as", () => {
     const unknown = run(['trace', 'a.txt', '--as', 'cursor', '--root', ws]);
     assert.equal(unknown.status, 2);
@@ -162,7 +196,7 @@ describe('trace --as and compare', { skip: process.platform === 'win32' && 'need
 
   test('--help documents --as, the deciders and their inputs, for trace and compare', () => {
     const trace = run(['trace', '--help']).stdout;
-    for (const text of ['--as <decider>', '--allowed <dir>', '--cwd <dir>', '--add-dir <dir>', '--home <dir>', ...REGISTERED]) assert.ok(trace.includes(text), text);
+    for (const text of ['--as <decider>', '--allowed <dir>', '--cwd <dir>', '--add-dir <dir>', '--home <dir>', '--sandbox <mode>', '--profile <name>', ...REGISTERED]) assert.ok(trace.includes(text), text);
     const compare = run(['compare', '--help']);
     assert.equal(compare.status, 0);
     for (const text of ['Usage: boundary-inspector compare <input>', '--allowed <dir>', '--json']) assert.ok(compare.stdout.includes(text), text);

@@ -12,7 +12,12 @@ export const deciderOptions = {
   cwd: { type: 'string' },
   'add-dir': { type: 'string', multiple: true },
   home: { type: 'string' },
+  sandbox: { type: 'string' },
+  profile: { type: 'string' },
 } as const;
+
+/** The options that are one program's own flags, passed on to its decider as they are. */
+const PROGRAM_FLAGS = ['sandbox', 'profile'] as const;
 
 /** The options' lines of --help, for trace and compare alike. */
 export const DECIDER_OPTIONS_HELP = `  --allowed <dir>                    server-filesystem: an allowed directory, as on its command
@@ -22,7 +27,9 @@ export const DECIDER_OPTIONS_HELP = `  --allowed <dir>                    server
   --add-dir <dir>                    the agents: --add-dir, Gemini CLI's --include-directories
                                      (repeatable)
   --home <dir>                       the home folder: where user settings are read, and what ~
-                                     means (default: $HOME)`;
+                                     means (default: $HOME)
+  --sandbox <mode>, --profile <name> codex: its own --sandbox (read-only, workspace-write,
+                                     danger-full-access) and --profile ($CODEX_HOME/<name>.config.toml)`;
 
 /** The registered deciders, in the order people meet them. */
 export function registeredDeciders(): Decider[] {
@@ -76,6 +83,8 @@ export interface DeciderValues {
   readonly cwd?: string | undefined;
   readonly 'add-dir'?: string[] | undefined;
   readonly home?: string | undefined;
+  readonly sandbox?: string | undefined;
+  readonly profile?: string | undefined;
   readonly platform?: string | undefined;
   readonly case?: string | undefined;
   readonly symlinks?: string | undefined;
@@ -91,6 +100,7 @@ export function deciderContext(values: DeciderValues, io: Io, host: Platform): D
   const rootFolder = rootPath === undefined ? undefined : rootPath.ok ? rootPath.path : values.root;
   const cwd = values.cwd ?? rootFolder ?? process.cwd();
   const simulated = platform !== host;
+  const flags = Object.fromEntries(PROGRAM_FLAGS.flatMap((flag) => (values[flag] !== undefined ? [[flag, values[flag]]] : [])));
   return {
     platform,
     fs: simulated ? NO_DISK : nodeDeciderFileSystem,
@@ -100,6 +110,7 @@ export function deciderContext(values: DeciderValues, io: Io, host: Platform): D
     addDirs: values['add-dir'] ?? [],
     allowed: values.allowed ?? [rootFolder ?? cwd],
     env: io.env,
+    ...(Object.keys(flags).length > 0 ? { flags } : {}),
     root: values.root ?? cwd,
     policy,
   };

@@ -179,7 +179,7 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
     return EXIT.ok;
   }
   if (values.as !== undefined) return runTraceAs(positionals[0]!, { ...values, as: values.as }, io, host);
-  for (const flag of ['allowed', 'cwd', 'add-dir', 'home'] as const) {
+  for (const flag of ['allowed', 'cwd', 'add-dir', 'home', 'sandbox', 'profile'] as const) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} is a decider's input: name the decider with --as`);
   }
   if (values.root === undefined) throw new UsageError('--root <uri-or-path> is required');
