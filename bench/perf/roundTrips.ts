@@ -81,7 +81,7 @@ const CONTENT_4K = 'x'.repeat(4095) + '\n';
 function listedCount(answer: ToolAnswer): number {
   return answerText(answer)
     .split('\n')
-    .filter((line) => !/^(Folders|Files|Links \(not followed\)|Other \(sockets, FIFOs, devices\)) \(\d+\):$/.test(line)).length;
+    .filter((line) => !/^(Folders|Files|Links \(not followed\)|Other \(sockets, FIFOs, devices\)) \(\d+( of \d+)?\):$/.test(line)).length;
 }
 
 function matchesOf(answers: readonly ToolAnswer[], server: Configuration): number {

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { sandboxAvailability, type SandboxAvailability } from '../race/harness.js';
+import { sandboxAvailability, sandboxLayer, type SandboxAvailability } from '../race/harness.js';
+import { childrenOf, processTreeCpuMs } from '../../test/server/rawServer.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const builtServer = path.join(repoRoot, 'dist', 'server.js');
@@ -84,45 +85,6 @@ function memoryOf(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   }
 }
 
-/** Clock ticks per second in /proc/<pid>/stat: 100 on every Linux this runs on (getconf CLK_TCK). */
-const TICKS_PER_SECOND = 100;
-
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  let tasks: string[];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return children;
-  }
-  for (const task of tasks) {
-    try {
-      for (const child of fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (child.trim() !== '') children.push(Number(child));
-    } catch {
-      // the task ended meanwhile
-    }
-  }
-  return children;
-}
-
-/**
- * CPU time (user + system, ms) of a process and everything below it: with the sandbox on, the
- * server proper is a grandchild (launcher, bubblewrap, node). Null where /proc is not there.
- */
-export function processTreeCpuMs(pid: number): number | null {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // Fields after the command name, which may hold spaces: utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  let total = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  for (const child of childrenOf(pid)) total += processTreeCpuMs(child) ?? 0;
-  return total;
-}
-
 /**
  * The largest VmHWM or VmRSS (bytes) among a process and everything below it: with the sandbox
  * on, the server proper is a grandchild. Null where /proc is not there.
@@ -131,16 +93,6 @@ export function processTreeMemory(pid: number, field: 'VmHWM' | 'VmRSS'): number
   const own = memoryOf(pid, field);
   if (own === null) return null;
   return Math.max(own, ...childrenOf(pid).map((child) => processTreeMemory(child, field) ?? 0));
-}
-
-/** Our server reports on stderr whether it sandboxed itself; a sandbox run without one is not a sandbox run. */
-async function sandboxReport(stderr: () => string): Promise<string> {
-  for (let waited = 0; waited < 10_000; waited += 25) {
-    const line = /sandbox: (.*)$/m.exec(stderr());
-    if (line) return line[1]!;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return 'no report on stderr';
 }
 
 export async function startServer(configuration: Configuration, workspace: string, options: StartOptions): Promise<RunningServer> {
@@ -171,10 +123,10 @@ export async function startServer(configuration: Configuration, workspace: strin
     close: () => client.close(),
   };
   if (configuration === 'ours-sandbox') {
-    const report = await sandboxReport(() => stderr);
-    if (!report.startsWith('bubblewrap') && !report.startsWith('sandbox-exec')) {
+    const layer = await sandboxLayer(client);
+    if (!layer.active) {
       await server.close();
-      throw new UnavailableError(`the server did not sandbox itself: ${report}`);
+      throw new UnavailableError(`the server did not sandbox itself: ${layer.detail}`);
     }
   }
   return server;

@@ -10,6 +10,7 @@ import { auditDisk, createFixture, OUTSIDE_TIME, WORKERS, type DiskCounts, type 
 import { PLANS, type Request, type Target, type ToolPlan } from './plans.js';
 import { findOnPath } from '../../src/server/launch/sandbox.js';
 import { prepareSwapHelper, startSwapper, type RunningSwapper, type SwapHelper } from './swapper.js';
+import { patience } from '../../test/patience.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const ourServer = path.join(repoRoot, 'dist', 'server.js');
@@ -96,7 +97,7 @@ export function sandboxAvailability(): SandboxAvailability {
   if (bwrap === undefined) return { available: false, reason: 'bubblewrap (bwrap) is not installed' };
   const probe = spawnSync(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--die-with-parent', '--', process.execPath, '--version'], {
     stdio: 'ignore',
-    timeout: 10_000,
+    timeout: patience(10_000),
   });
   if (probe.status !== 0) return { available: false, reason: 'bubblewrap is installed but cannot create namespaces here' };
   return { available: true, reason: `bubblewrap works (${bwrap})` };
@@ -216,16 +217,13 @@ async function connect(configuration: Configuration, fixture: Fixture, server: s
   return { client, transport, stderr: () => stderr };
 }
 
-const NO_SANDBOX_REPORT = 'no report on stderr';
-
-/** Our server says on stderr whether it sandboxed itself; a run that asked for it and did not get it is not a sandbox run. */
-async function sandboxReport(connection: Connection): Promise<string> {
-  for (let waited = 0; waited < 5_000; waited += 50) {
-    const line = /sandbox: (.*)$/m.exec(connection.stderr());
-    if (line) return line[1]!;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return NO_SANDBOX_REPORT;
+/**
+ * Whether our server sandboxed itself, as its list_workspaces says (its stderr is silent on a
+ * normal start): a run that asked for the sandbox and did not get it is not a sandbox run.
+ */
+export async function sandboxLayer(client: Client): Promise<{ readonly active: boolean; readonly detail: string }> {
+  const listed = (await client.callTool({ name: 'list_workspaces', arguments: {} })) as { structuredContent?: { layers?: { sandbox?: { active: boolean; detail: string } } } };
+  return listed.structuredContent?.layers?.sandbox ?? { active: false, detail: 'list_workspaces did not say' };
 }
 
 function send(client: Client, request: Request, workspaceUri: string | undefined): Promise<unknown> {
@@ -257,9 +255,9 @@ async function runOne(plan: ToolPlan, configuration: Configuration, seconds: num
   try {
     connection = await connect(configuration, fixture, server, register);
     if (configuration === 'ours-sandbox') {
-      const report = await sandboxReport(connection);
-      if (report.startsWith('none') || report === NO_SANDBOX_REPORT) {
-        return { tool: plan.name, configuration, status: 'unavailable', reason: `the server did not sandbox itself: ${report}`, calls: 0, answered: 0, swaps: 0, seconds: 0 };
+      const layer = await sandboxLayer(connection.client);
+      if (!layer.active) {
+        return { tool: plan.name, configuration, status: 'unavailable', reason: `the server did not sandbox itself: ${layer.detail}`, calls: 0, answered: 0, swaps: 0, seconds: 0 };
       }
     }
 

@@ -1,6 +1,7 @@
 import { visible } from '../core/index.js';
 import { hostPlatform } from '../host/node.js';
 import { runAudit } from './commands/audit.js';
+import { runCompare } from './commands/compare.js';
 import { runRoot } from './commands/root.js';
 import { runServe } from './commands/serve.js';
 import { runTrace } from './commands/trace.js';
@@ -15,7 +16,9 @@ Decides, stage by stage, whether a URI or path lies inside a workspace root.
 Commands:
   root <uri>                   convert a workspace root URI into a path, or refuse it
   trace <input> --root <uri>   trace an input through every stage against a root, as one
-                               tool judges it (--tool, default read_text_file)
+                               tool judges it (--tool, default read_text_file); with
+                               --as <decider>, as another program decides it
+  compare <input>              the decision of every program modelled, one line each
   serve --workspace <uri>      serve workspaces to an MCP client over stdio
   audit --root <uri>           walk a workspace and report links, names and hard links that
                                trip an agent or another platform
@@ -24,13 +27,13 @@ Options:
   -h, --help                   show help (also: boundary-inspector <command> --help)
   -v, --version                show the version
 
-Exit status: 0 inside, converted or nothing found; 3 outside, refused or findings;
-2 usage error.
+Exit status: 0 inside, allowed, converted or nothing found; 3 outside, refused, asked,
+denied or findings; 2 usage error.
 `;
 
 type Status = number | 'serving' | Promise<number>;
 type Command = (args: readonly string[], io: Io, host: ReturnType<typeof hostPlatform>) => Status;
-const COMMANDS: Record<string, Command> = { root: runRoot, trace: runTrace, serve: runServe, audit: runAudit };
+const COMMANDS: Record<string, Command> = { root: runRoot, trace: runTrace, compare: runCompare, serve: runServe, audit: runAudit };
 
 /**
  * Runs one command; `serving` means the MCP server is running and sets its own exit status. A

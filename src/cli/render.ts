@@ -1,15 +1,22 @@
 import * as path from 'node:path';
 import { FINDING_KINDS, foundCount, notKeptSentence, type AuditReport, type Finding, type FindingKind } from '../audit/audit.js';
 import { lookalikeNote, visible, type StageResult, type StageStatus, type Trace } from '../core/index.js';
+import type { Decision, DeciderStage, DeciderVerdict, RuleSource } from '../deciders/index.js';
 
-const COLORS: Record<StageStatus | 'bold' | 'dim', [number, number]> = {
+const COLORS: Record<StageStatus | 'ask' | 'bold' | 'dim', [number, number]> = {
   pass: [32, 39],
   note: [33, 39],
   refuse: [31, 39],
+  ask: [33, 39],
   skip: [2, 22],
   bold: [1, 22],
   dim: [2, 22],
 };
+
+/** Colours text by style, or leaves it plain. */
+function painter(color: boolean): (style: keyof typeof COLORS, text: string) => string {
+  return (style, text) => (color ? `\u001b[${COLORS[style][0]}m${text}\u001b[${COLORS[style][1]}m` : text);
+}
 
 /**
  * Text from the disk or the input as a report prints it: a report must not drive the terminal, so
@@ -25,8 +32,7 @@ function shown(text: string): string {
  * operation judged, when given. Every text of the trace goes through `shown`.
  */
 export function renderTrace(result: Trace, options: { readonly color: boolean; readonly operation?: { readonly tool: string; readonly acts: string } }): string {
-  const paint = (style: keyof typeof COLORS, text: string) =>
-    options.color ? `\u001b[${COLORS[style][0]}m${text}\u001b[${COLORS[style][1]}m` : text;
+  const paint = painter(options.color);
   const lines: string[] = [];
   const where = result.simulated ? `${result.platform}, simulated` : `${result.platform}, this machine's filesystem`;
   lines.push(`${paint('bold', 'trace')} ${shown(result.input)}`);
@@ -61,6 +67,89 @@ export function renderTrace(result: Trace, options: { readonly color: boolean; r
       const differs = result.path === null ? undefined : lookalikeNote(result.path, miss.path);
       lines.push(`  ${miss.why.padEnd(whyWidth)}  ${shown(miss.uri)}${where}${differs === undefined ? '' : `  (${differs})`}`);
     }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const DECISION_STYLES: Record<Decision, StageStatus | 'ask'> = { allow: 'pass', ask: 'ask', deny: 'refuse' };
+
+/** Where a rule came from, as a person finds it: `file:line`, the flag, or the program's default. */
+export function sourceText(source: RuleSource | undefined): string {
+  if (source === undefined) return 'default';
+  if (source.file !== undefined) return `${shown(source.file)}${source.line !== undefined ? `:${source.line}` : ''}`;
+  if (source.flag !== undefined) return shown(source.flag);
+  return shown(source.text);
+}
+
+/** The stage that decided: the first that refused or asked, else the last. */
+export function decidingStage(stages: readonly DeciderStage[]): number {
+  const at = stages.findIndex((stage) => stage.status === 'refuse' || stage.status === 'ask');
+  return at === -1 ? stages.length - 1 : at;
+}
+
+/**
+ * Renders a decider's verdict as `renderTrace` renders a trace: the program, one row per stage
+ * of its own, the decision with the rule that decided and where it came from, the fixes, where it
+ * differs from this server, and the configuration files it read. Every text goes through `shown`.
+ */
+export function renderVerdict(verdict: DeciderVerdict, options: { readonly color: boolean }): string {
+  const paint = painter(options.color);
+  const lines: string[] = [];
+  lines.push(`${paint('bold', 'trace')} ${shown(verdict.input)}`);
+  lines.push(`${paint('bold', 'by')}    ${verdict.decider}: ${shown(verdict.program)} ${shown(verdict.version)} (${verdict.basis === 'recorded' ? 'checked against the program running' : 'as documented, not observed'})`);
+  lines.push(`${paint('bold', 'as')}    ${shown(verdict.tool)} (${verdict.access === 'change' ? 'changes' : 'reads'} the path)`);
+  lines.push('');
+  const width = Math.max(5, ...verdict.stages.map((stage) => shown(stage.name).length));
+  lines.push(`  ${'STAGE'.padEnd(width)}  ${'STATUS'.padEnd(6)}  INPUT -> OUTPUT`);
+  const indent = ' '.repeat(width + 12);
+  const deciding = decidingStage(verdict.stages);
+  verdict.stages.forEach((stage, index) => {
+    const flow = stage.output === null || stage.output === stage.input ? shown(stage.input) : `${shown(stage.input)} -> ${shown(stage.output)}`;
+    lines.push(`${index === deciding ? paint('bold', '>') : ' '} ${shown(stage.name).padEnd(width)}  ${paint(stage.status, stage.status.padEnd(6))}  ${flow}`);
+    lines.push(`${indent}${paint('dim', `rule: ${shown(stage.rule)}`)}`);
+    if (stage.note !== '') lines.push(`${indent}note: ${shown(stage.note)}`);
+    if (stage.source !== undefined) lines.push(`${indent}from: ${sourceText(stage.source)}`);
+  });
+  lines.push('');
+  lines.push(`${paint('bold', 'decision')} ${paint(DECISION_STYLES[verdict.decision], verdict.decision.toUpperCase())}`);
+  lines.push(`${paint('bold', 'rule')}     ${shown(verdict.rule.text)} (${sourceText(verdict.rule.source)})`);
+  if (verdict.path !== null) lines.push(`${paint('bold', 'path')}     ${shown(verdict.path)}`);
+  if (verdict.fixes.length > 0) {
+    lines.push('', paint('bold', 'To allow it:'));
+    for (const fix of verdict.fixes) {
+      lines.push(`  - ${shown(fix.text)}`);
+      if (fix.file !== undefined) lines.push(`      in ${shown(fix.file)}${fix.line !== undefined ? `:${fix.line}` : ''}`);
+      if (fix.add !== undefined) for (const line of fix.add.split('\n')) lines.push(`      ${shown(line)}`);
+      if (fix.flag !== undefined) lines.push(`      flag: ${shown(fix.flag)}`);
+      if (fix.path !== undefined) lines.push(`      path: ${shown(fix.path)}`);
+    }
+  }
+  if (verdict.differences.length > 0) {
+    lines.push('', paint('bold', 'Where it differs from Boundary Inspector:'));
+    for (const difference of verdict.differences) lines.push(`  - ${shown(difference)}`);
+  }
+  if (verdict.configFiles.length > 0) {
+    lines.push('', paint('bold', 'Configuration files:'));
+    for (const file of verdict.configFiles) {
+      lines.push(`  ${shown(file.path)}  ${shown(file.role)}, ${file.found ? (file.used ? 'read, used' : 'read, not used') : 'not found: defaults apply'}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One line per decider: its name, its decision and the rule that decided, with where it came from. */
+export function renderComparison(input: string, rows: readonly ({ readonly decider: string; readonly verdict: DeciderVerdict } | { readonly decider: string; readonly error: string })[], options: { readonly color: boolean }): string {
+  const paint = painter(options.color);
+  const width = Math.max(...rows.map((row) => row.decider.length));
+  const lines = [`${paint('bold', 'compare')} ${shown(input)}`, ''];
+  for (const row of rows) {
+    if ('error' in row) {
+      lines.push(`${row.decider.padEnd(width)}  ${'ERROR'.padEnd(5)}  ${shown(row.error)}`);
+      continue;
+    }
+    const { verdict } = row;
+    const decision = paint(DECISION_STYLES[verdict.decision], verdict.decision.toUpperCase().padEnd(5));
+    lines.push(`${row.decider.padEnd(width)}  ${decision}  ${shown(verdict.tool)}: ${shown(verdict.rule.text)} (${sourceText(verdict.rule.source)})`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -6,7 +6,7 @@ export { findNearMisses, withNearMisses, MAX_NEAR_MISSES, DEFAULT_MAX_NAMES, typ
 export { isInside } from './containment.js';
 export { resolveReal, MAX_LINK_HOPS, type Resolved, type ResolveFailure, type ResolveOptions } from './stages/realpath.js';
 export { splitAbsolute, joinSplit, type SplitPath } from './paths.js';
-export { comparisonKey, describeComparison, type Comparison } from './stages/casePolicy.js';
+export { comparisonKey, describeComparison, platformComparison, type Comparison } from './stages/casePolicy.js';
 export { REFUSAL_CODES } from './codes.js';
 export { visible, quoted, quotedIfHidden, shownParts, hiddenCharacters, isBidiControl, codePoints, lookalikeParts, lookalikeNote, spelledOut, LONG_NAME, type ShownPart } from './visible.js';
 export { policyFromFlags, CASE_POLICIES, SYMLINK_POLICIES, type PolicyFlags } from './policy.js';

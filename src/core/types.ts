@@ -37,7 +37,8 @@ export type RefusalCode =
   | 'ERR_WORKSPACE_REPLACED'
   | 'ERR_WORKSPACE_UNMOUNTED'
   | 'ERR_CHANGED_SINCE_READ'
-  | 'ERR_FILE_CHANGED';
+  | 'ERR_FILE_CHANGED'
+  | 'ERR_NOT_TEXT';
 
 export interface Policy {
   /** `file://localhost/x`: RFC 8089 calls it the local host; refused by default so each file has one spelling. */

@@ -1,6 +1,7 @@
 // A JSON settings file as the agents read it (comments allowed, then JSON.parse), and the line of
 // a setting in it, for a decision to name the line that mattered and a fix to open the file there.
-import { findNodeAtLocation, parse, parseTree, stripComments, type ParseError } from 'jsonc-parser';
+// The ES module build: the package's main is a UMD wrapper whose inner requires no bundler follows.
+import { findNodeAtLocation, parse, parseTree, stripComments, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import type { DeciderFileSystem } from './types.js';
 
 export type JsonPath = readonly (string | number)[];

@@ -1,5 +1,5 @@
-// How a tool name (the program's own, or one of this server's) becomes the program's own tool.
-// Apart from the registry, so a decider can use it without importing the registry that imports it.
+// How a tool name (the program's own, or one of this server's) becomes the program's own tool: in
+// a file of its own, so that a decider's module can use it without importing the registry.
 import { isToolName, OPERATIONS } from '../shared/operations.js';
 import type { Access, Decider } from './types.js';
 
@@ -9,7 +9,7 @@ import type { Access, Decider } from './types.js';
  * (`read_text_file` is Claude Code's `Read`, `write_file` its first change tool). Undefined for a
  * name neither knows.
  */
-export function toolFor(decider: Pick<Decider, 'tools'>, tool: string): { readonly tool: string; readonly access: Access } | undefined {
+export function toolFor(decider: Decider, tool: string): { readonly tool: string; readonly access: Access } | undefined {
   for (const access of ['read', 'change'] as const) if (decider.tools[access].includes(tool)) return { tool, access };
   if (!isToolName(tool)) return undefined;
   const access: Access = OPERATIONS[tool].changes ? 'change' : 'read';

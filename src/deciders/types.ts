@@ -1,4 +1,4 @@
-import type { FileSystemPort, Platform, StageStatus } from '../core/index.js';
+import type { FileSystemPort, Platform, Policy, StageStatus } from '../core/index.js';
 
 // A decider is a model of one program's rules for whether a path may be read or changed: this
 // server, the reference filesystem server, an agent (Claude Code, Codex, Gemini CLI, VS Code's
@@ -56,6 +56,8 @@ export interface Fix {
   readonly file?: string;
   /** Where in `file` the addition goes (the line of the rule to change, or of the list to add to). */
   readonly line?: number;
+  /** How many lines from `line` on the change replaces (a whole table to move elsewhere); one when absent. */
+  readonly lines?: number;
   /** The text to add or write instead (a rule, a list entry, a section). */
   readonly add?: string;
   /** A flag to pass (`--add-dir /srv/x`). */
@@ -118,22 +120,34 @@ export interface DeciderFileSystem extends FileSystemPort {
 export interface DeciderContext {
   readonly platform: Platform;
   readonly fs: DeciderFileSystem;
+  /**
+   * `platform` is not the machine's own: `fs` is a stand-in holding nothing of it. A decider that
+   * can judge without the disk (this server's, `naive`) then says so instead of looking anything up.
+   */
+  readonly simulated?: boolean;
   /** The home folder: where user settings are read, and what `~` means. */
   readonly home: string;
   /** The working folder the program was started in (an agent's project). */
   readonly cwd: string;
   /** `--add-dir` values, in order. */
   readonly addDirs: readonly string[];
-  /**
-   * The program's other command-line arguments that bear on the decision, as they would be
-   * typed (`['--approval-mode', 'auto_edit']`, `['--sandbox', 'read-only']`); each decider reads
-   * the ones its program knows. Absent: none.
-   */
-  readonly args?: readonly string[];
   /** The reference server's allowed directories, as passed on its command line. */
   readonly allowed: readonly string[];
+  /**
+   * The workspace root as this server is given it (a `file:` URI or a path), for
+   * `boundary-inspector` and `naive`; `cwd` when absent.
+   */
+  readonly root?: string;
+  /** This server's policy flags (case, links, localhost, UNC), for `boundary-inspector`; its defaults when absent. */
+  readonly policy?: Partial<Policy>;
   /** The program's environment, for the variables it reads (TMPDIR, CODEX_HOME...). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The program's own command-line options that bear on its decision, other than `--add-dir`, by
+   * name without dashes (Codex's `sandbox` and `profile`, Gemini CLI's `approval-mode`, with
+   * `true` for a flag that takes no value); absent when none was given.
+   */
+  readonly flags?: Readonly<Record<string, string>>;
   /** The workspace folders and settings VS Code reports, for `vscode-agent` (the extension reads them through its API). */
   readonly vscode?: VsCodeContext;
 }

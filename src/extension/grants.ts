@@ -69,8 +69,6 @@ export function serverLaunch(folders: readonly Folder[], trusted: boolean, setti
     args.push('--case', policy.case === 'insensitive' ? 'auto' : policy.case, '--symlinks', policy.symlinks);
     if (policy.case === 'insensitive') notes.push({ kind: 'case-simulated' });
     if (refusalLog !== null) args.push('--refusal-log', refusalLog, '--refusal-log-size', String(settings.refusalLogSize));
-    // The editor shows a server's stderr as warnings: the start-up line only when something is wrong.
-    args.push('--quiet');
   }
   // node:crypto is required here, not at activation: loading it costs milliseconds of the editor's start.
   const { createHash } = require('node:crypto') as typeof import('node:crypto');

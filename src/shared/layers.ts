@@ -36,7 +36,7 @@ export function protectionLayers(host: HostProtection): ProtectionLayer[] {
     {
       name: 'authorization',
       active: true,
-      detail: 'every call names its workspace, which must equal a granted one exactly (never a prefix); read-only grants refuse changes',
+      detail: 'every call names its workspace, which must be a granted folder itself (never a folder inside or beside one); read-only grants refuse changes',
     },
     {
       name: 'containment',

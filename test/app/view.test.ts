@@ -12,6 +12,7 @@ import { optimisePng } from '../extension/uiChecks';
 import { AUDIT_VIEW, TRACE_VIEW } from '../../src/server/tools/appViews.js';
 import { connect, expectOk, fileUri, type Session } from '../server/helpers';
 import { openViewHost, screenshotPath, type ViewHost } from './viewHost';
+import { patience } from '../patience.js';
 
 // Page-side code, run in the browser by evaluate(): its globals are typed loosely here, where
 // the program has no DOM.
@@ -105,7 +106,7 @@ async function waitForTrace(frame: Frame, input: string, verdict: string): Promi
     (expected: { input: string; verdict: string }) =>
       document.querySelector('.stages tbody tr[data-stage="parse"] td.path')?.textContent === expected.input && document.querySelector('.verdict')?.dataset['verdict'] === expected.verdict,
     { input, verdict },
-    { timeout: 10_000 },
+    { timeout: patience(10_000) },
   );
 }
 
@@ -180,13 +181,13 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     const { args, result, structured } = await explain('readme.md');
     assert.deepEqual(structured.nearMisses.map((miss: { why: string }) => miss.why), ['case']);
     await host.show(args, result);
-    await frame.waitForFunction(() => document.querySelectorAll('.near-miss').length === 1, undefined, { timeout: 10_000 });
+    await frame.waitForFunction(() => document.querySelectorAll('.near-miss').length === 1, undefined, { timeout: patience(10_000) });
     assert.deepEqual((await shownTrace(frame)).nearMisses, ['README.md'], 'offered as the person typed it: relative');
     const before = host.calls.length;
     // By keyboard: the suggestion is a button that takes the focus and Enter.
     await frame.focus('.near-miss');
     await host.page.keyboard.press('Enter');
-    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['verdict'] === 'inside' && document.querySelectorAll('.near-miss').length === 0, undefined, { timeout: 10_000 });
+    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['verdict'] === 'inside' && document.querySelectorAll('.near-miss').length === 0, undefined, { timeout: patience(10_000) });
     assert.deepEqual(host.calls.slice(before), [{ name: 'explain_path', arguments: { workspaceUri: fileUri(workspace), path: 'README.md' } }]);
     const expected = (await explain('README.md')).structured;
     assertShows(await shownTrace(frame), expected, 'README.md, traced from the view');
@@ -196,7 +197,7 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
   test('"Copy as test case": refused the clipboard by the sandbox, the view puts the row where it can be copied', async () => {
     const frame = host.frame();
     await frame.click('button.secondary');
-    await frame.waitForFunction(() => document.querySelector('.copy-status')?.textContent !== '', undefined, { timeout: 5000 });
+    await frame.waitForFunction(() => document.querySelector('.copy-status')?.textContent !== '', undefined, { timeout: patience(5000) });
     const state = await frame.evaluate(() => ({ status: document.querySelector('.copy-status')?.textContent, text: document.querySelector('.copy-text')?.value, shown: !document.querySelector('.copy-text')?.hidden }));
     if (state.status === 'Copied') return;
     assert.equal(state.shown, true);
@@ -210,7 +211,7 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     const frame = host.frame();
     const { args, result } = await explain('../notes-evil/secret.md');
     await host.show(args, result);
-    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['verdict'] === 'outside', undefined, { timeout: 10_000 });
+    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['verdict'] === 'outside', undefined, { timeout: patience(10_000) });
     const colours = await frame.evaluate(() => ({ text: getComputedStyle(document.body).color, dark: document.body.classList.contains('vscode-dark') }));
     assert.equal(colours.text, 'rgb(230, 230, 230)', "the host's --color-text-primary");
     assert.equal(colours.dark, true);
@@ -232,7 +233,7 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     await host.load(html);
     const frame = host.frame();
     await host.show(args, result);
-    await frame.waitForFunction(() => document.querySelectorAll('.audit-kind').length > 0, undefined, { timeout: 10_000 });
+    await frame.waitForFunction(() => document.querySelectorAll('.audit-kind').length > 0, undefined, { timeout: patience(10_000) });
     const groups = await frame.evaluate(() => Array.from(document.querySelectorAll('.audit-kind')).map((group: any) => ({ kind: group.dataset['kind'], findings: group.querySelectorAll('.finding').length })));
     assert.deepEqual(groups.map((group) => group.kind), kinds, 'one group per kind, in the audit\'s order');
     for (const group of groups) {
@@ -240,7 +241,7 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     }
     const escaping = (audit.findings as Array<{ kind: string; path: string }>).find((finding) => finding.kind === 'link-escapes')!;
     await frame.click('.audit-kind[data-kind="link-escapes"] .finding');
-    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['verdict'] !== undefined, undefined, { timeout: 10_000 });
+    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['verdict'] !== undefined, undefined, { timeout: patience(10_000) });
     const expected = (await explain(escaping.path, 'get_file_info')).structured;
     assertShows(await shownTrace(frame), expected, `the finding ${escaping.path}`);
     assert.equal(await frame.getAttribute('.audit-kind[data-kind="link-escapes"] .finding', 'aria-current'), 'true', 'the chosen finding is marked');
@@ -254,7 +255,7 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     await host.load(html);
     const frame = host.frame();
     await host.show(args, result);
-    await frame.waitForFunction(() => document.querySelector('.view-status')?.textContent?.includes('ERR_NOT_GRANTED') ?? false, undefined, { timeout: 10_000 });
+    await frame.waitForFunction(() => document.querySelector('.view-status')?.textContent?.includes('ERR_NOT_GRANTED') ?? false, undefined, { timeout: patience(10_000) });
   });
 
   test('a link target holding ESC, LF and U+202E: drawn as marked escapes, never raw; copying takes the real text', async () => {

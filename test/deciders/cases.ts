@@ -481,6 +481,58 @@ const CODEX: readonly DeciderCase[] = [
   codex('relative-link-out', 'escape/new.txt', WRITES, { config: WORKSPACE_WRITE }),
   // A write over an existing file through a file link that leads out.
   codex('overwrite-link-out-file', '{base}/ws/escape-file', ['shell-write'], { config: WORKSPACE_WRITE }),
+  // writable_roots given relative, climbing out of $CODEX_HOME ({home}/.codex) to {base}/extra.
+  codex('writable-roots-relative-to-codex-home', '{base}/extra/new.txt', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["../../extra"]` }),
+  // --add-dir given relative: against the working folder?
+  codex('add-dir-relative', '{base}/extra/new.txt', WRITES, { config: WORKSPACE_WRITE }, { addDirs: ['../extra'] }),
+  // A project marked untrusted, without sandbox_mode.
+  codex('untrusted-project-default', '{base}/ws/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "untrusted"' }),
+  // Protected: .codex that does not exist yet.
+  codex('protected-codex-absent', '{base}/ws/.codex/new.toml', WRITES, { config: WORKSPACE_WRITE }),
+  // Protected: .agents that does not exist yet.
+  codex('protected-agents-absent', '{base}/ws/.agents/new.md', WRITES, { config: WORKSPACE_WRITE }),
+  // Protected: .aws that does not exist yet.
+  codex('protected-aws-absent', '{base}/ws/.aws/credentials', WRITES, { config: WORKSPACE_WRITE }),
+  // .aws in a subfolder: protected at any depth, or only at the root's top as .git is?
+  codex('protected-aws-nested', '{base}/ws/sub/.aws/credentials', WRITES, { config: WORKSPACE_WRITE }, { tree: { 'ws/sub/.aws/keep': '' } }),
+  // .codex in a subfolder.
+  codex('protected-codex-nested', '{base}/ws/sub/.codex/new.toml', WRITES, { config: WORKSPACE_WRITE }, { tree: { 'ws/sub/.codex/keep': '' } }),
+  // writable_roots naming a folder that does not exist: the patch passes Codex's check, the sandbox binds nothing there.
+  codex('writable-roots-missing', '{base}/made/new.txt', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/made"]` }),
+  // A trusted project's .codex/config.toml adding a relative writable root: against its .codex folder.
+  codex('project-writable-roots-relative', '{base}/extra/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "trusted"', project: '[sandbox_workspace_write]\nwritable_roots = ["../../extra"]' }),
+  // An untrusted project's .codex/config.toml asking for full access: ignored?
+  codex('project-config-untrusted', '{base}/outside/new.txt', WRITES, { config: WORKSPACE_WRITE, project: 'sandbox_mode = "danger-full-access"' }),
+  // A sandbox_mode Codex does not know.
+  codex('sandbox-mode-invalid', '{base}/ws/new.txt', WRITES, { config: 'sandbox_mode = "workspace"' }),
+  // The protected .git named as a writable root of its own.
+  codex('protected-git-as-writable-root', '{base}/ws/.git/new-hook', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/ws/.git"]` }),
+  // --add-dir naming a link to the folder, the file by its real path.
+  codex('add-dir-link-by-target', '{base}/extra/new.txt', WRITES, { config: WORKSPACE_WRITE }, { addDirs: ['{base}/extra-link'], tree: { 'extra-link': link('extra') } }),
+  // writable_roots with `..` inside it.
+  codex('writable-roots-dotdot', '{base}/extra/new.txt', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/outside/../extra"]` }),
+  // A project marked untrusted whose .codex/config.toml asks for full access.
+  codex('project-config-marked-untrusted', '{base}/outside/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "untrusted"', project: 'sandbox_mode = "danger-full-access"' }),
+  // Started in a subfolder of a trusted repository, without sandbox_mode: the repository's trust.
+  codex('trusted-repository-subfolder', '{base}/ws/sub/new.txt', WRITES, { config: '[projects."{base}/ws"]\ntrust_level = "trusted"' }, { cwd: 'ws/sub' }),
+  // A new file in a folder that is not there, outside.
+  codex('missing-folder-outside', '{base}/outside/nope/new.txt', WRITES, { config: WORKSPACE_WRITE }),
+  // Deeper inside a protected .git that does not exist.
+  codex('protected-git-absent-deeper', '{base}/ws/.git/hooks/new-hook', WRITES, { config: WORKSPACE_WRITE }, { tree: { 'ws/.git': { absent: true } } }),
+  // read-only: a new file in a folder that is not there.
+  codex('read-only-missing-folder', '{base}/ws/nope/new.txt', ['shell-write'], { config: 'sandbox_mode = "read-only"' }),
+  // A nested repository added as a writable root: its .git, under the working folder too.
+  codex('writable-root-nested-repository-git', '{base}/ws/sub/.git/new-hook', WRITES, { config: `${WORKSPACE_WRITE}\n[sandbox_workspace_write]\nwritable_roots = ["{base}/ws/sub"]` }, { tree: { 'ws/sub/.git/HEAD': 'ref: refs/heads/main\n' } }),
+  // approval_policy on-failure: a write outside.
+  codex('approval-on-failure-outside', '{base}/outside/new.txt', WRITES, { config: `approval_policy = "on-failure"\n${WORKSPACE_WRITE}` }),
+  // --sandbox danger-full-access over read-only in config.toml.
+  codex('sandbox-flag-full-access', '{base}/outside/new.txt', WRITES, { config: 'sandbox_mode = "read-only"', sandbox: 'danger-full-access' }),
+  // --profile naming a file that is not there.
+  codex('profile-file-missing', '{base}/ws/new.txt', WRITES, { config: WORKSPACE_WRITE, profile: 'absent' }),
+  // `..` that stays inside the working folder.
+  codex('dotdot-inside', '{base}/ws/sub/../new.txt', WRITES, { config: WORKSPACE_WRITE }),
+  // A link inside that stays inside, a new file through it.
+  codex('link-inside-change', '{base}/ws/inner/new.txt', WRITES, { config: WORKSPACE_WRITE }),
 ];
 
 // ------------------------------------------------------------------------------------------------

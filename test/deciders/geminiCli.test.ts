@@ -30,14 +30,19 @@ interface Prepared {
 function prepare(c: DeciderCase, tool: ToolName): Prepared {
   const fx = makeCaseFixture(DEFAULT_SCRATCH, c, 'gemini-cli');
   const { env, args } = prepareGeminiCli(c, tool, fx);
-  // The case's added folders go in as --add-dir does from the CLI; the other flags as they were passed.
+  // The case's added folders go in as --add-dir does from the CLI; Gemini CLI's own flags as the context's flags.
   const addDirs = (c.addDirs ?? []).map(fx.expand);
-  const kept: string[] = [];
+  const flags: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--include-directories' && addDirs.includes(args[i + 1]!)) i++;
-    else kept.push(args[i]!);
+    const arg = args[i]!;
+    if (arg === '--approval-mode') flags['approval-mode'] = args[++i]!;
+    else if (arg === '--include-directories') {
+      const dir = args[++i]!;
+      if (!addDirs.includes(dir)) flags['include-directories'] = flags['include-directories'] === undefined ? dir : `${flags['include-directories']},${dir}`;
+    } else if (arg === '--skip-trust') flags['skip-trust'] = 'true';
+    else if (arg === '-y' || arg === '--yolo') flags.yolo = 'true';
   }
-  const ctx: DeciderContext = { platform: 'linux', fs: nodeDeciderFileSystem, home: fx.home, cwd: fx.cwd, addDirs, args: kept, allowed: [], env };
+  const ctx: DeciderContext = { platform: 'linux', fs: nodeDeciderFileSystem, home: fx.home, cwd: fx.cwd, addDirs, allowed: [], env, ...(Object.keys(flags).length > 0 ? { flags } : {}) };
   return { fx, input: inputOf(c, fx), ctx };
 }
 
@@ -69,13 +74,8 @@ function parsed(file: string, text = fs.existsSync(file) ? fs.readFileSync(file,
 function applyFix(p: Prepared, fix: Fix): { input: string } | undefined {
   if (fix.flag !== undefined) {
     const [name, value] = fix.flag.split(/ (.*)/s) as [string, string | undefined];
-    const args = [...(p.ctx.args ?? [])];
     if (name === '--include-directories') p.ctx = { ...p.ctx, addDirs: [...p.ctx.addDirs, value!] };
-    else if (name === '--approval-mode') {
-      const at = args.indexOf('--approval-mode');
-      if (at >= 0) args.splice(at, 2);
-      p.ctx = { ...p.ctx, args: [...args, name, value!] };
-    } else p.ctx = { ...p.ctx, args: [...args, name, ...(value === undefined ? [] : [value])] };
+    else p.ctx = { ...p.ctx, flags: { ...p.ctx.flags, [name.replace(/^--/, '')]: value ?? 'true' } };
     return { input: p.input };
   }
   if (fix.file !== undefined && fix.add !== undefined) {

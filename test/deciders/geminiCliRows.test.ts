@@ -18,7 +18,8 @@ interface Row {
   readonly input: string;
   readonly tool?: 'read_file' | 'write_file';
   readonly env?: Readonly<Record<string, string>>;
-  readonly args?: readonly string[];
+  /** Gemini CLI's own flags, as the context carries them. */
+  readonly flags?: Readonly<Record<string, string>>;
   readonly addDirs?: readonly string[];
   /** No trustedFolders.json rule for the working folder. */
   readonly untrusted?: true;
@@ -57,31 +58,31 @@ const ROWS: readonly Row[] = [
   // An untrusted workspace's broken file stops it too: every file is read.
   { name: "an untrusted workspace's broken settings stop it at start", untrusted: true, env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, disk: { '/work/ws/.gemini/settings.json': '{' }, input: '/work/ws/a.txt', want: 'deny', rule: /refuses to start/ },
   // --yolo and --approval-mode together: yargs refuses.
-  { name: '--yolo with --approval-mode refuses to start', args: ['--yolo', '--approval-mode', 'auto_edit'], input: '/work/ws/new.txt', tool: 'write_file', want: 'deny', rule: /Cannot use both/ },
-  // --approval-mode=value in one argument.
-  { name: '--approval-mode=auto_edit in one argument', args: ['--approval-mode=auto_edit'], input: '/work/ws/new.txt', tool: 'write_file', want: 'allow' },
+  { name: '--yolo with --approval-mode refuses to start', flags: { yolo: 'true', 'approval-mode': 'auto_edit' }, input: '/work/ws/new.txt', tool: 'write_file', want: 'deny', rule: /Cannot use both/ },
+  // The approval mode as the context's flag.
+  { name: 'approval-mode auto_edit as a flag', flags: { 'approval-mode': 'auto_edit' }, input: '/work/ws/new.txt', tool: 'write_file', want: 'allow' },
 
   // ---------------------------------------------------------------------------------------------
   // Paths and Gemini CLI's own folders.
   // ---------------------------------------------------------------------------------------------
   // A .bzl extension is a build file, whatever its case.
-  { name: 'a .BZL file is a build file', args: ['--approval-mode', 'auto_edit'], input: '/work/ws/rules.BZL', tool: 'write_file', want: 'deny', rule: /build file/ },
+  { name: 'a .BZL file is a build file', flags: { 'approval-mode': 'auto_edit' }, input: '/work/ws/rules.BZL', tool: 'write_file', want: 'deny', rule: /build file/ },
   // `@/sub/b.txt`: the `@` and the slashes after it dropped.
   { name: '@/ reference', input: '@/sub/b.txt', want: 'allow' },
   // `@sub` kept when a name beginning with `@` is there.
   { name: '@ kept for a name that has it', disk: { '/work/ws/@sub/b.txt': 'at' }, input: '@sub/b.txt', want: 'allow' },
   // Once projects.json gives the project another name, the folder named after it is another project's.
-  { name: "the folder's own name is another project's once registered otherwise", args: ['--approval-mode', 'yolo'], disk: { '/home/me/.gemini/projects.json': settings({ projects: { '/work/ws': 'ws-2' } }), '/home/me/.gemini/tmp/ws-2/.project_root': '/work/ws' }, input: '/home/me/.gemini/tmp/ws/x.txt', tool: 'write_file', want: 'deny' },
+  { name: "the folder's own name is another project's once registered otherwise", flags: { 'approval-mode': 'yolo' }, disk: { '/home/me/.gemini/projects.json': settings({ projects: { '/work/ws': 'ws-2' } }), '/home/me/.gemini/tmp/ws-2/.project_root': '/work/ws' }, input: '/home/me/.gemini/tmp/ws/x.txt', tool: 'write_file', want: 'deny' },
   // A slug taken by another project's folder: the next one is claimed.
-  { name: 'a slug owned by another project', args: ['--approval-mode', 'yolo'], disk: { '/home/me/.gemini/tmp/ws/.project_root': '/elsewhere/ws' }, input: '/home/me/.gemini/tmp/ws-1/x.txt', tool: 'write_file', want: 'allow' },
+  { name: 'a slug owned by another project', flags: { 'approval-mode': 'yolo' }, disk: { '/home/me/.gemini/tmp/ws/.project_root': '/elsewhere/ws' }, input: '/home/me/.gemini/tmp/ws-1/x.txt', tool: 'write_file', want: 'allow' },
   // context.fileName as a list: its first name is the global memory file.
   { name: 'context.fileName renames the global memory file', disk: { '/home/me/.gemini/settings.json': settings({ context: { fileName: ['AGENTS.md', 'GEMINI.md'] } }), '/home/me/.gemini/AGENTS.md': 'm' }, input: '/home/me/.gemini/AGENTS.md', want: 'allow' },
   // ...and GEMINI.md is no longer it.
   { name: 'GEMINI.md is not the memory file once renamed', disk: { '/home/me/.gemini/settings.json': settings({ context: { fileName: 'AGENTS.md' } }), '/home/me/.gemini/GEMINI.md': 'm' }, input: '/home/me/.gemini/GEMINI.md', want: 'deny' },
   // GEMINI_CLI_HOME moves its own files, the project temp directory with them.
-  { name: 'GEMINI_CLI_HOME moves its own folders', args: ['--approval-mode', 'yolo'], env: { GEMINI_CLI_HOME: '/srv/gh' }, untrusted: true, disk: { '/srv/gh/.gemini/trustedFolders.json': settings({ '/work/ws': 'TRUST_FOLDER' }) }, input: '/srv/gh/.gemini/tmp/ws/x.txt', tool: 'write_file', want: 'allow', basis: 'documented' },
+  { name: 'GEMINI_CLI_HOME moves its own folders', flags: { 'approval-mode': 'yolo' }, env: { GEMINI_CLI_HOME: '/srv/gh' }, untrusted: true, disk: { '/srv/gh/.gemini/trustedFolders.json': settings({ '/work/ws': 'TRUST_FOLDER' }) }, input: '/srv/gh/.gemini/tmp/ws/x.txt', tool: 'write_file', want: 'allow', basis: 'documented' },
   // Under macOS's sandbox-exec its temporary folders move to ~/.cache/.gemini.
-  { name: 'sandbox-exec moves the temporary folders', args: ['--approval-mode', 'yolo'], env: { SANDBOX: 'sandbox-exec' }, untrusted: true, disk: { '/home/me/.cache/.gemini/trustedFolders.json': settings({ '/work/ws': 'TRUST_FOLDER' }) }, input: '/home/me/.cache/.gemini/tmp/ws/x.txt', tool: 'write_file', want: 'allow', basis: 'documented' },
+  { name: 'sandbox-exec moves the temporary folders', flags: { 'approval-mode': 'yolo' }, env: { SANDBOX: 'sandbox-exec' }, untrusted: true, disk: { '/home/me/.cache/.gemini/trustedFolders.json': settings({ '/work/ws': 'TRUST_FOLDER' }) }, input: '/home/me/.cache/.gemini/tmp/ws/x.txt', tool: 'write_file', want: 'allow', basis: 'documented' },
 
   // ---------------------------------------------------------------------------------------------
   // macOS (simulated): a disk that ignores case, a check that does not.
@@ -137,7 +138,7 @@ describe('gemini-cli where the recording cannot reach', () => {
         home,
         cwd,
         addDirs: row.addDirs ?? [],
-        args: row.args ?? [],
+        ...(row.flags ? { flags: row.flags } : {}),
         allowed: [],
         env: { HOME: home, ...row.env },
       });

@@ -18,12 +18,13 @@ import { createDemoWorkspace } from '../../scripts/demo-workspace';
 import { ensureEnvironment, environmentReady, openWorkbench, REPO, startVsCode } from '../../scripts/vscode-env';
 import { optimisePng } from './uiChecks';
 import { runFromPalette } from './workbench';
+import { patience } from '../patience';
 
 // Page-side code, run in the browser by evaluate(): typed loosely here, where the program has no DOM.
 declare const document: any;
 
 const installing = process.platform === 'linux' && !environmentReady();
-const TIMEOUT = installing ? 15 * 60_000 : 4 * 60_000;
+const TIMEOUT = installing ? 15 * 60_000 : patience(4 * 60_000);
 const skip = process.env['BI_VSCODE_TESTS'] === '0' ? 'BI_VSCODE_TESTS=0' : process.platform !== 'linux' ? 'the offline harness runs on Linux' : false;
 const SCREENSHOTS = path.join(REPO, '.vscode-test', 'screenshots');
 
@@ -47,7 +48,7 @@ async function shown(frame: Frame) {
 
 /** The newest view in the chat that shows a trace passing `accept`, within `timeout`. */
 async function viewShowing(page: Page, accept: (view: NonNullable<Awaited<ReturnType<typeof shown>>>) => boolean, what: string, timeout = 60_000) {
-  const deadline = Date.now() + timeout;
+  const deadline = Date.now() + patience(timeout);
   let last: unknown = null;
   while (Date.now() < deadline) {
     // The chat's webviews: each view's document is in the inner frame of one.
@@ -76,7 +77,7 @@ test("VS Code's chat shows explain_path's MCP Apps view, with no language model"
   const workbench = await openWorkbench(vscode, { log, viewport: { width: 1440, height: 1500 } });
   const page = workbench.page;
   try {
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: patience(60_000) });
 
     await runFromPalette(page, 'Boundary Inspector Tests: Trace a Refused Path in Chat');
     const refused = await viewShowing(page, (view) => view.verdict === 'outside', 'the refusal of ../notes-evil/secret.md');

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { fileUri } from '../server/helpers.js';
+import { patience } from '../patience.js';
 import type { LaunchSpec } from './launch.js';
 
 export interface ProbeRow {
@@ -148,7 +149,7 @@ function runAs(mode: string, tools: ProbeTools, user: User, bwrapFolder?: string
   try {
     const stdio: (number | 'ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe', ...Array<'ignore'>(INHERITED_FD - 3).fill('ignore'), outsideFd];
     const { args } = probeCommand(tools, fixture, victim.pid!);
-    const run = spawnSync(process.execPath, args, { uid: user.uid, gid: user.gid, env: launcherEnv(fixture, bwrapFolder), stdio, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, args, { uid: user.uid, gid: user.gid, env: launcherEnv(fixture, bwrapFolder), stdio, encoding: 'utf8', timeout: patience(60_000) });
     const lines = (run.stdout ?? '').split('\n').filter((line) => line !== '');
     const unavailable = lines.map((line) => JSON.parse(line) as { unavailable?: string }).find((line) => line.unavailable !== undefined);
     if (unavailable) return { mode, skipped: `the sandbox does not start: ${unavailable.unavailable}` };

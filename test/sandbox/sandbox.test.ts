@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileUri, makeTempDir, removeDir, serverPath, writeTree } from '../server/helpers.js';
 import { RawServer } from '../server/rawServer.js';
+import { patience } from '../patience.js';
 import { sandboxLaunch, spawnSandboxed, type SandboxConfig } from '../../src/server/launch/sandbox.js';
 import { namespacesOf, SANDBOX_ENV } from '../../src/server/launch/sandboxEnvironment.js';
 import { buildProbeTools, INHERITED_FD, openRoutes, probeCommand, probeTable, probeUnavailable, runProbeModes, SECRET_ENV, type ModeResult, type ProbeTools } from './harness.js';
@@ -49,7 +50,7 @@ function underTerminal(command: string): Promise<string> {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     // stdin stays open: an end of input would be typed into the terminal too.
     child.on('exit', () => resolve(output));
-    setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
+    setTimeout(() => child.kill('SIGKILL'), patience(30_000)).unref();
   });
 }
 
@@ -99,7 +100,7 @@ function descendants(pid: number): number[] {
 
 /** The sandboxed server below `pid`: the process whose environment carries the sandbox marker (bubblewrap's own carry it too). */
 async function innerServer(pid: number): Promise<number> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + patience(15_000);
   while (Date.now() < deadline) {
     for (const candidate of descendants(pid)) {
       try {
@@ -128,7 +129,7 @@ type Layers = { sandbox: { active: boolean; mechanism: string | null; detail: st
 
 async function layersOf(server: RawServer): Promise<Layers> {
   await server.initialize();
-  const answer = await server.call('list_workspaces', {}, 20_000);
+  const answer = await server.call('list_workspaces', {});
   return (answer.result?.structuredContent as { layers: Layers }).layers;
 }
 
@@ -205,7 +206,7 @@ describe('the real server in its sandbox, seen from outside', { skip: why }, () 
 
   test('serve --check-sandbox starts the sandbox, checks it from inside, prints one answer and exits', () => {
     for (let run = 0; run < 3; run += 1) {
-      const checked = spawnSync(process.execPath, [serverPath, '--workspace', W, '--check-sandbox'], { encoding: 'utf8', timeout: 20_000 });
+      const checked = spawnSync(process.execPath, [serverPath, '--workspace', W, '--check-sandbox'], { encoding: 'utf8', timeout: patience(20_000) });
       assert.equal(checked.status, 0, checked.stderr);
       const lines = checked.stdout.trim().split('\n');
       assert.equal(lines.length, 1, `one answer, from inside: ${checked.stdout}`);

@@ -28,6 +28,7 @@ import {
   writeFile,
   type AnchorMode,
 } from '../../src/server/fs/index.js';
+import { patience } from '../patience.js';
 
 const MODES: readonly AnchorMode[] = process.platform === 'linux' ? ['descriptor', 'path'] : ['path'];
 
@@ -260,7 +261,8 @@ describe('special files are described, never opened', { skip: process.platform !
           anchor.close();
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Time enough for the writer to finish, had the FIFO been opened.
+      await new Promise((resolve) => setTimeout(resolve, patience(300)));
       assert.equal(released, false, 'no reader opened the FIFO: its writer is still blocked');
     } finally {
       writer.kill('SIGKILL');
@@ -406,7 +408,7 @@ describe('temporary files: one short pattern, never left behind', () => {
     for (let round = 0; round < 10; round += 1) {
       const child = spawn(process.execPath, ['-e', writer], { stdio: 'ignore' });
       // Killed while a temporary file exists: in the middle of a write, whatever the machine's load.
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + patience(20_000);
       while (!inWrite() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
       await new Promise((resolve) => setTimeout(resolve, round * 3));
       child.kill('SIGKILL');

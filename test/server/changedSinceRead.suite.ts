@@ -52,6 +52,7 @@ describe('a file changed on disk since this connection read it', () => {
         const answer = await change(name);
         assert.equal(refusalOf(answer)?.code, 'ERR_CHANGED_SINCE_READ', JSON.stringify(answer));
         assert.match(String(refusalOf(answer)?.reason), /changed on disk since you read it at \d\d:\d\d:\d\d; read it again/);
+        assert.equal(refusalOf(answer)?.input, name, 'the refusal names the path as it was sent');
       }
       assert.equal(fs.readFileSync(file(name), 'utf8'), 'user text, saved again');
       await read(name);
@@ -70,6 +71,14 @@ describe('a file changed on disk since this connection read it', () => {
     assert.notEqual((await write('own.txt')).isError, true);
     fs.writeFileSync(file('own.txt'), 'the user again');
     assert.equal(refusalOf(await write('own.txt'))?.code, 'ERR_CHANGED_SINCE_READ', 'a change after the agent wrote it is refused too');
+  });
+
+  test('a file refused as not text counts as not read: the agent saw none of it', async () => {
+    fs.writeFileSync(file('image.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00]));
+    assert.equal(refusalOf(await call('read_text_file', { path: 'image.bin' }))?.code, 'ERR_NOT_TEXT');
+    fs.writeFileSync(file('image.bin'), 'made text by the user');
+    assert.notEqual((await write('image.bin')).isError, true);
+    assert.equal(fs.readFileSync(file('image.bin'), 'utf8'), 'the agent');
   });
 
   test('a file deleted by the user since it was read is not made again unseen', async () => {

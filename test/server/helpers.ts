@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REFUSAL_META_KEY } from '../../src/shared/runOnServer.js';
+import { expireAfter, patience } from '../patience.js';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const serverPath = path.join(repoRoot, 'dist', 'server.js');
@@ -30,7 +31,7 @@ export const REFUSAL_CODES = [
   'ERR_ENCODED_SEPARATOR', 'ERR_ILLEGAL_CHARACTER', 'ERR_BAD_ENCODING', 'ERR_NOT_ABSOLUTE', 'ERR_SYMLINK_ESCAPE',
   'ERR_SYMLINK_REFUSED', 'ERR_SYMLINK_LOOP', 'ERR_SYMLINK_DANGLING', 'ERR_PERMISSION', 'ERR_NAME_TOO_LONG', 'ERR_OUTSIDE', 'ERR_NOT_GRANTED',
   'ERR_READ_ONLY', 'ERR_WORKSPACE_GONE', 'ERR_WORKSPACE_REPLACED', 'ERR_WORKSPACE_UNMOUNTED', 'ERR_CHANGED_SINCE_READ',
-  'ERR_FILE_CHANGED',
+  'ERR_FILE_CHANGED', 'ERR_NOT_TEXT',
 ] as const;
 
 export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment'] as const;
@@ -279,6 +280,9 @@ function collect(stream: { on(event: 'data', listener: (chunk: Buffer) => void):
   return () => text;
 }
 
+/** The SDK clients' limit on an answer: their default minute, stretched by the load (patience.ts). */
+const waitLimit = () => ({ timeout: patience(60_000) });
+
 export async function connect(kind: ClientKind, options: SessionOptions): Promise<Session> {
   // Read at answer time: a test may change the array between calls.
   const roots = options.roots;
@@ -310,7 +314,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
     client.setNotificationHandler('notifications/message', (notification) => {
       logs.push(notification.params as LogSeen);
     });
-    await client.connect(transport);
+    await client.connect(transport, waitLimit());
     return {
       kind,
       wire,
@@ -322,20 +326,20 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
       callWith: async (name, args, { onprogress, signal, meta }) =>
         (await client.callTool(
           { name, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) },
-          { ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
+          { ...waitLimit(), ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
         )) as unknown as ToolResult,
       setLoggingLevel: async (level) => {
-        await client.setLoggingLevel(level);
+        await client.setLoggingLevel(level, waitLimit());
       },
       get rootsCalls() {
         return rootsCalls;
       },
       stderr,
       negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
-      call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as unknown as ToolResult,
-      listTools: async () => (await client.listTools()).tools as unknown as ListedTool[],
-      listResources: async () => (await client.listResources()).resources as unknown as ListedResource[],
-      readResource: async (uri) => (await client.readResource({ uri })).contents as unknown as ResourceContents[],
+      call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, waitLimit())) as unknown as ToolResult,
+      listTools: async () => (await client.listTools(undefined, waitLimit())).tools as unknown as ListedTool[],
+      listResources: async () => (await client.listResources(undefined, waitLimit())).resources as unknown as ListedResource[],
+      readResource: async (uri) => (await client.readResource({ uri }, waitLimit())).contents as unknown as ResourceContents[],
       close: () => client.close(),
     };
   }
@@ -357,7 +361,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     logs.push(notification.params as LogSeen);
   });
-  await client.connect(transport);
+  await client.connect(transport, waitLimit());
   return {
     kind,
     wire,
@@ -370,20 +374,20 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
       (await client.callTool(
         { name, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) },
         undefined,
-        { ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
+        { ...waitLimit(), ...(onprogress !== undefined ? { onprogress } : {}), ...(signal !== undefined ? { signal } : {}) },
       )) as unknown as ToolResult,
     setLoggingLevel: async (level) => {
-      await client.setLoggingLevel(level);
+      await client.setLoggingLevel(level, waitLimit());
     },
     get rootsCalls() {
       return rootsCalls;
     },
     stderr,
     negotiatedVersion: () => negotiated,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as unknown as ToolResult,
-    listTools: async () => (await client.listTools()).tools as unknown as ListedTool[],
-    listResources: async () => (await client.listResources()).resources as unknown as ListedResource[],
-    readResource: async (uri) => (await client.readResource({ uri })).contents as unknown as ResourceContents[],
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, undefined, waitLimit())) as unknown as ToolResult,
+    listTools: async () => (await client.listTools(undefined, waitLimit())).tools as unknown as ListedTool[],
+    listResources: async () => (await client.listResources(undefined, waitLimit())).resources as unknown as ListedResource[],
+    readResource: async (uri) => (await client.readResource({ uri }, waitLimit())).contents as unknown as ResourceContents[],
     close: () => client.close(),
   };
 }
@@ -404,19 +408,6 @@ export function expectOk(result: ToolResult, what: string): Record<string, any> 
   assert.notEqual(result.isError, true, `${what}: expected success, got an error: ${textOf(result)}`);
   assert.ok(result.structuredContent, `${what}: no structuredContent`);
   return result.structuredContent;
-}
-
-/** Polls until `check` stops throwing (asynchronous log appends), then returns its value. */
-export async function eventually<T>(check: () => T, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms: ${(error as Error).message}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
 }
 
 /** The refusal log's lines, parsed; none when the file does not exist. */
@@ -490,7 +481,7 @@ export function listingOf(result: ToolResult, what: string): Listing {
   if (text === 'The folder is empty.') return listing;
   let into: string[] | undefined;
   for (const line of text.split('\n')) {
-    const heading = /^(.*) \(\d+\):$/.exec(line);
+    const heading = /^(.*) \(\d+(?: of \d+)?\):$/.exec(line);
     if (heading !== null && LISTING_HEADINGS[heading[1]!] !== undefined) into = listing[LISTING_HEADINGS[heading[1]!]!];
     else if (line.startsWith('(') && line.endsWith(')')) continue;
     else {
@@ -520,20 +511,20 @@ export interface Exited {
 }
 
 /** Runs the server with stdin closed right away, and collects everything until it exits. */
-export function runServerToExit(args: readonly string[], timeoutMs = 10_000): Promise<Exited> {
+export function runServerToExit(args: readonly string[], quietMs = 30_000): Promise<Exited> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
+    const cancel = expireAfter(quietMs, (limit) => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not exit within ${timeoutMs} ms; stderr:\n${stderr}`));
-    }, timeoutMs);
+      reject(new Error(`server did not exit within ${limit} ms; stderr:\n${stderr}`));
+    });
     child.on('error', reject);
     child.on('close', (status, signal) => {
-      clearTimeout(timer);
+      cancel();
       resolve({ status, signal, stdout, stderr });
     });
     child.stdin.end();
@@ -545,7 +536,7 @@ export function runServerToExit(args: readonly string[], timeoutMs = 10_000): Pr
  * after the previous request's answer has come back), then closes stdin, and returns every stdout
  * line exactly as written.
  */
-export function rawSession(args: readonly string[], messages: readonly Record<string, unknown>[], timeoutMs = 10_000): Promise<{ lines: string[]; stderr: string }> {
+export function rawSession(args: readonly string[], messages: readonly Record<string, unknown>[], quietMs = 30_000): Promise<{ lines: string[]; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -578,13 +569,13 @@ export function rawSession(args: readonly string[], messages: readonly Record<st
       pump();
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
+    const cancel = expireAfter(quietMs, () => {
       child.kill('SIGKILL');
       reject(new Error(`raw session timed out; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
-    }, timeoutMs);
+    });
     child.on('error', reject);
     child.on('close', () => {
-      clearTimeout(timer);
+      cancel();
       resolve({ lines: stdout.split('\n').filter((line) => line !== ''), stderr });
     });
     pump();

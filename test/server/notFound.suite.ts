@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sandboxAvailability } from '../../bench/race/harness.js';
-import { connect, eventually, fileUri, makeTempDir, readLog, removeDir, textOf, writeTree, type Session } from './helpers.js';
+import { connect, fileUri, makeTempDir, readLog, removeDir, textOf, writeTree, type Session } from './helpers.js';
+import { eventually } from '../patience.js';
 import { RawServer } from './rawServer.js';
 
 const NFC = 'caf\u00e9';

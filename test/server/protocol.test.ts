@@ -19,6 +19,7 @@ import {
   removeDir,
   repoRoot,
   runServerToExit,
+  serverPath,
   serverToClientRequests,
   textOf,
   writeTree,
@@ -29,6 +30,7 @@ import {
   refusalOf,
 } from './helpers.js';
 import { RawServer } from './rawServer.js';
+import { patience } from '../patience.js';
 import { sandboxAvailability } from '../../bench/race/harness.js';
 import { OPERATIONS, TOOL_NAMES } from '../../src/shared/operations.js';
 
@@ -342,7 +344,7 @@ describe('the server as an MCP peer', { concurrency: true }, () => {
     });
     after(() => removeDir(base));
 
-    test('raw stdio: every line the server writes is one JSON-RPC 2.0 response to a request or a refusal notice; logs go to stderr', async () => {
+    test('raw stdio: every line the server writes is one JSON-RPC 2.0 response to a request or a refusal notice; nothing goes to stderr', async () => {
       const call = (id: number, name: string, args: Record<string, unknown>) => ({ id, method: 'tools/call', params: { name, arguments: args } });
       const messages: Record<string, unknown>[] = [
         { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'raw', version: '1' } } },
@@ -386,7 +388,8 @@ describe('the server as an MCP peer', { concurrency: true }, () => {
       assert.equal(refusalOf(byId.get(5)?.result as never)?.code, 'ERR_OUTSIDE');
       assert.ok(byId.get(10)?.error, 'an outside resources/read is a JSON-RPC error');
       assert.match(byId.get(10)?.error?.message ?? '', /ERR_OUTSIDE/);
-      assert.match(stderr, /serving/, 'the start-up log line went to stderr');
+      // Refusals, errors and unknown methods are answers, never logs: stderr stays empty.
+      assert.equal(stderr, '', 'nothing on stderr over a normal session');
     });
   });
 
@@ -419,7 +422,8 @@ describe('the server as an MCP peer', { concurrency: true }, () => {
       const answer = server.answerTo(next);
       server.write(`${[call(cancelled), cancel, call(next)].map((message) => JSON.stringify(message)).join('\n')}\n`);
       assert.equal((await answer).result?.structuredContent?.type, 'file');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Time enough for a late answer to arrive, were one sent.
+      await new Promise((resolve) => setTimeout(resolve, patience(300)));
       assert.deepEqual(server.unmatched.filter((message) => message.id === cancelled), [], 'the cancelled call was not answered');
     });
 
@@ -493,37 +497,59 @@ describe('the server as an MCP peer', { concurrency: true }, () => {
   });
 
   // ------------------------------------------------------------------------------------------------
-  // --quiet: an editor shows a server's stderr as warnings
+  // stderr: clients log every line a stdio server writes there as an error
   // ------------------------------------------------------------------------------------------------
 
-  describe('--quiet: the start-up line only when something is wrong', { concurrency: false }, () => {
+  describe('stderr: nothing on a normal start; a sandbox asked for and missing is said, and at a terminal what is served', { concurrency: false }, () => {
     let base: string;
     let W: string;
     before(() => {
       base = makeTempDir();
       fs.mkdirSync(path.join(base, 'ws'));
+      fs.mkdirSync(path.join(base, 'empty-path'));
       W = fileUri(path.join(base, 'ws'));
     });
     after(() => removeDir(base));
 
-    const startupLine = async (args: readonly string[], sandboxed: boolean) => {
-      const server = RawServer.start(['--workspace', W, ...args], { sandboxed });
+    /** stderr over a whole session: start, initialize, the tools, a call, end of input, exit. */
+    const stderrOf = async (options: { sandboxed: boolean; env?: NodeJS.ProcessEnv }) => {
+      const server = RawServer.start(['--workspace', W], options);
       try {
         await server.initialize();
-        return server.stderr();
+        await server.request('tools/list', {});
+        await server.call('list_workspaces', {});
       } finally {
         await server.close();
       }
+      return server.stderr();
     };
 
-    test('without a sandbox, the line still says so', async () => {
-      assert.match(await startupLine(['--quiet'], false), /^boundary-inspector: serving .*sandbox: none, turned off/m);
-      assert.match(await startupLine([], false), /serving/);
+    test('with its sandbox running, nothing at all', { skip: !sandboxAvailability().available && `no sandbox here: ${sandboxAvailability().reason}` }, async () => {
+      assert.equal(await stderrOf({ sandboxed: true }), '');
     });
 
-    test('with its sandbox running, nothing is written', { skip: !sandboxAvailability().available && `no sandbox here: ${sandboxAvailability().reason}` }, async () => {
-      assert.equal(await startupLine(['--quiet'], true), '');
-      assert.match(await startupLine([], true), /serving .*sandbox: /);
+    test('with --sandbox off, a choice list_workspaces reports, nothing at all', async () => {
+      assert.equal(await stderrOf({ sandboxed: false }), '');
+    });
+
+    test('the sandbox asked for and not installed: one line saying so', { skip: process.platform !== 'linux' && 'bubblewrap is looked for on Linux' }, async () => {
+      // No bwrap on PATH: the server starts without its sandbox, and says so.
+      const stderr = await stderrOf({ sandboxed: true, env: { ...process.env, PATH: path.join(base, 'empty-path') } });
+      assert.match(stderr, /^boundary-inspector: serving \S+ \(read-write\); sandbox: none, bubblewrap \(bwrap\) is not installed/);
+      assert.equal(stderr.trim().split('\n').length, 1, stderr);
+    });
+
+    const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+    test('at a terminal, one line naming what is served; --quiet leaves it out', { skip: script.status !== 0 && 'no script(1) to give the server a terminal' }, () => {
+      const atTerminal = (extra: string) => {
+        // script(1) runs the server with a terminal for its stdio; its input ends at once, so the server ends too.
+        const command = `'${process.execPath}' '${serverPath}' --workspace '${W}' --sandbox off ${extra}`;
+        const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', input: '' });
+        assert.equal(run.status, 0, run.stderr);
+        return run.stdout;
+      };
+      assert.match(atTerminal(''), /^boundary-inspector: serving \S+ \(read-write\); sandbox: none, turned off/m);
+      assert.doesNotMatch(atTerminal('--quiet'), /serving/);
     });
   });
 });

@@ -1,9 +1,11 @@
 // A client that speaks raw newline-delimited JSON-RPC to the built server, for what no SDK client
 // would send (over-long lines, broken JSON, thousands of calls at once) and for measuring the
-// server process itself (its pid, its peak and current RSS from /proc/<pid>/status).
+// server process itself (its pid, its peak and current RSS from /proc/<pid>/status, the CPU it
+// used from /proc/<pid>/stat).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { expireAfter, patience } from '../patience.js';
 
 export const serverBundle = path.resolve(__dirname, '../../dist/server.js');
 
@@ -127,16 +129,17 @@ export class RawServer {
     return id;
   }
 
-  /** Resolves with the answer to `id`, or rejects after `timeoutMs` or when the server exits first. */
-  answerTo(id: string | number, timeoutMs = 10_000): Promise<RawMessage> {
+  /** Resolves with the answer to `id`, or rejects when the server exits first or the answer does not come (patience.ts). */
+  answerTo(id: string | number, quietMs = 30_000): Promise<RawMessage> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const cancel = expireAfter(quietMs, (limit) => {
         this.waiting.delete(keyOf(id));
-        reject(new Error(`no answer to request ${id} within ${timeoutMs} ms; the server is ${this.alive ? 'running' : 'gone'}; stderr:\n${this.stderrText.slice(-2000)}`));
-      }, timeoutMs);
+        this.watchers.delete(gone);
+        reject(new Error(`no answer to request ${id} within ${limit} ms; the server is ${this.alive ? 'running' : 'gone'}; stderr:\n${this.stderrText.slice(-2000)}`));
+      });
       const gone = () => {
         if (!this.alive && this.waiting.has(keyOf(id))) {
-          clearTimeout(timer);
+          cancel();
           this.waiting.delete(keyOf(id));
           this.watchers.delete(gone);
           reject(new Error(`the server exited before answering request ${id}; stderr:\n${this.stderrText.slice(-2000)}`));
@@ -144,7 +147,7 @@ export class RawServer {
       };
       this.watchers.add(gone);
       this.waiting.set(keyOf(id), (message) => {
-        clearTimeout(timer);
+        cancel();
         this.watchers.delete(gone);
         resolve(message);
       });
@@ -152,15 +155,15 @@ export class RawServer {
     });
   }
 
-  request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<RawMessage> {
+  request(method: string, params?: Record<string, unknown>, quietMs?: number): Promise<RawMessage> {
     const id = this.newId();
-    const answer = this.answerTo(id, timeoutMs);
+    const answer = this.answerTo(id, quietMs);
     this.send({ id, method, ...(params !== undefined ? { params } : {}) });
     return answer;
   }
 
-  call(name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<RawMessage> {
-    return this.request('tools/call', { name, arguments: args }, timeoutMs);
+  call(name: string, args: Record<string, unknown>, quietMs?: number): Promise<RawMessage> {
+    return this.request('tools/call', { name, arguments: args }, quietMs);
   }
 
   /** The 2025-11-25 handshake. */
@@ -171,24 +174,24 @@ export class RawServer {
   }
 
   /** Waits until an unmatched message satisfies `predicate`. */
-  waitForUnmatched(predicate: (message: RawMessage) => boolean, timeoutMs = 10_000): Promise<RawMessage> {
+  waitForUnmatched(predicate: (message: RawMessage) => boolean, quietMs = 30_000): Promise<RawMessage> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.unmatched.find(predicate);
         if (found) {
-          clearTimeout(timer);
+          cancel();
           this.watchers.delete(check);
           resolve(found);
         } else if (!this.alive) {
-          clearTimeout(timer);
+          cancel();
           this.watchers.delete(check);
           reject(new Error(`the server exited; stderr:\n${this.stderrText.slice(-2000)}`));
         }
       };
-      const timer = setTimeout(() => {
+      const cancel = expireAfter(quietMs, (limit) => {
         this.watchers.delete(check);
-        reject(new Error(`no such message within ${timeoutMs} ms; unmatched so far: ${JSON.stringify(this.unmatched).slice(0, 500)}`));
-      }, timeoutMs);
+        reject(new Error(`no such message within ${limit} ms; unmatched so far: ${JSON.stringify(this.unmatched).slice(0, 500)}`));
+      });
       this.watchers.add(check);
       check();
     });
@@ -200,9 +203,14 @@ export class RawServer {
     return { peakMiB: kib('VmHWM') / 1024, rssMiB: kib('VmRSS') / 1024 };
   }
 
-  /** Waits (up to `timeoutMs`) for the resident set to fall under `mib`; returns the last reading. */
-  async settle(mib: number, timeoutMs = 10_000): Promise<Memory> {
-    const deadline = Date.now() + timeoutMs;
+  /** CPU the server has used (processTreeCpuMs): the work it did, which a busy machine does not stretch as it stretches the time an answer takes. */
+  cpuMs(): number {
+    return processTreeCpuMs(this.pid) ?? NaN;
+  }
+
+  /** Waits for the resident set to fall under `mib` (patience.ts); returns the last reading. */
+  async settle(mib: number, quietMs = 10_000): Promise<Memory> {
+    const deadline = Date.now() + patience(quietMs);
     for (;;) {
       const memory = this.memory();
       if (memory.rssMiB < mib || Date.now() > deadline) return memory;
@@ -210,20 +218,60 @@ export class RawServer {
     }
   }
 
-  /** Closes stdin (end of input) and waits for the exit; kills it after `timeoutMs`. */
-  async close(timeoutMs = 10_000): Promise<{ status: number | null; signal: NodeJS.Signals | null }> {
+  /** Closes stdin (end of input) and waits for the exit; kills it if it does not come (patience.ts). */
+  async close(quietMs = 30_000): Promise<{ status: number | null; signal: NodeJS.Signals | null }> {
     this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    const cancel = expireAfter(quietMs, () => this.kill());
     try {
       return await this.exited;
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
   }
 
   kill(): void {
     if (this.alive) this.child.kill('SIGKILL');
   }
+}
+
+/** Clock ticks per second in /proc/<pid>/stat: 100 on every Linux this runs on (getconf CLK_TCK). */
+const TICKS_PER_SECOND = 100;
+
+/** The processes a process started, by pid. */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return children;
+  }
+  for (const task of tasks) {
+    try {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (child.trim() !== '') children.push(Number(child));
+    } catch {
+      // the task ended meanwhile
+    }
+  }
+  return children;
+}
+
+/**
+ * CPU time (user + system, ms) of a process and everything below it: with the sandbox on, the
+ * server proper is a grandchild (launcher, bubblewrap, node). Null where /proc is not there.
+ */
+export function processTreeCpuMs(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // Fields after the command name, which may hold spaces: utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let total = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  for (const child of childrenOf(pid)) total += processTreeCpuMs(child) ?? 0;
+  return total;
 }
 
 /** The text of a tools/call answer. */

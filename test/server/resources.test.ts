@@ -20,11 +20,14 @@ const FILES: Readonly<Record<string, string | Buffer>> = {
   'what?.txt': 'question\n',
   'space name/x y.md': 'spaces\n',
   'plain.txt': 'plain\n',
+  // Valid UTF-8 with NUL bytes is not text; a byte order mark is part of a text.
+  'data.bin': Buffer.from('ascii\0bytes\0', 'latin1'),
+  'marked.txt': '\ufeffmarked\n',
   '.git/config': 'skipped folder\n',
   'node_modules/m/index.js': 'skipped folder\n',
 };
 /** What resources/list must show: every file but those under .git and node_modules, and never a link. */
-const LISTED = ['report#2 draft.pdf', 'c#/notes.md', '🦄 unicorn ünïcödé.txt', '100% done.txt', 'what?.txt', 'space name/x y.md', 'plain.txt'];
+const LISTED = ['report#2 draft.pdf', 'c#/notes.md', '🦄 unicorn ünïcödé.txt', '100% done.txt', 'what?.txt', 'space name/x y.md', 'plain.txt', 'data.bin', 'marked.txt'];
 
 for (const { kind, version } of CLIENT_KINDS) {
   describe(`resources (${kind} client, ${version})`, () => {
@@ -85,6 +88,10 @@ for (const { kind, version } of CLIENT_KINDS) {
       const [pdf] = await session.readResource(fileUri(path.join(ws, 'report#2 draft.pdf')));
       assert.equal(pdf!.text, undefined, 'bytes that are not UTF-8 come back as a blob');
       assert.deepEqual(Buffer.from(pdf!.blob ?? '', 'base64'), PDF);
+      const [data] = await session.readResource(fileUri(path.join(ws, 'data.bin')));
+      assert.equal(data!.text, undefined, 'UTF-8 holding NUL bytes is not text: it comes back as a blob');
+      const [marked] = await session.readResource(fileUri(path.join(ws, 'marked.txt')));
+      assert.equal(marked!.text, '\ufeffmarked\n', 'a text keeps its byte order mark');
     });
 
     test('resources/read of a file inside the workspace that does not exist is "resource not found", not an internal error', async () => {

@@ -28,6 +28,7 @@ import {
 import { ancestorsOf, frameworkResources, SEATBELT_MACH_SERVICES, sbplString, seatbeltProfile } from '../../src/server/launch/seatbelt.js';
 import { seccompArchitecture } from '../../src/server/launch/seccomp.js';
 import { connect, expectContent, expectOk, expectRefusal, fileUri, makeTempDir, removeDir, repoRoot, serverPath, writeTree } from './helpers.js';
+import { eventually, expireAfter, patience } from '../patience.js';
 
 const isDirectory = (target: string) => {
   try {
@@ -64,7 +65,7 @@ function unavailable(): string | undefined {
   if (process.platform !== 'linux') return `the bubblewrap sandbox is Linux only (this is ${process.platform})`;
   const bwrap = findOnPath('bwrap', process.env);
   if (!bwrap) return 'bwrap is not on PATH: install bubblewrap to run this test';
-  const probe = spawnSync(bwrap, ['--ro-bind', '/', '/', '--unshare-net', '--unshare-ipc', '--', process.execPath, '-e', ''], { encoding: 'utf8', timeout: 10_000 });
+  const probe = spawnSync(bwrap, ['--ro-bind', '/', '/', '--unshare-net', '--unshare-ipc', '--', process.execPath, '-e', ''], { encoding: 'utf8', timeout: patience(10_000) });
   return probe.status === 0 ? undefined : `bwrap is on PATH but cannot create namespaces here: ${probe.stderr.trim()}`;
 }
 
@@ -464,7 +465,7 @@ type ProbeResults = Record<string, { ok: boolean; code?: string; value?: unknown
 
 function probeInside(config: SandboxConfig, checks: Record<string, [string, string]>): ProbeResults {
   const launch = sandboxLaunch(config, process.execPath, ['-e', PROBE, JSON.stringify(checks)]);
-  const result = spawnSandboxedSync(launch, { timeout: 20_000 });
+  const result = spawnSandboxedSync(launch, { timeout: patience(20_000) });
   assert.equal(result.status, 0, `the probe failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as ProbeResults;
 }
@@ -674,7 +675,7 @@ describe('the sandbox (default --sandbox auto, bubblewrap)', { concurrency: true
       expectOk(await session.call('write_file', { workspaceUri: W, path: 'inside.txt', content: 'written in the sandbox' }), 'write inside');
       assert.equal(fs.readFileSync(path.join(ws, 'inside.txt'), 'utf8'), 'written in the sandbox');
       expectRefusal(await session.call('write_file', { workspaceUri: W, path: '../outside.txt', content: 'x' }), { code: 'ERR_OUTSIDE' }, 'write outside');
-      await waitFor(() => fs.readFileSync(log, 'utf8').includes('ERR_OUTSIDE'), 'the refusal log was written from inside the sandbox');
+      await eventually(() => assert.match(fs.readFileSync(log, 'utf8'), /ERR_OUTSIDE/), 'the refusal log was written from inside the sandbox');
       assert.equal(fs.statSync(log).mode & 0o777, 0o600);
       assert.doesNotMatch(session.stderr(), /could not write the refusal log/);
     } finally {
@@ -721,7 +722,7 @@ describe('the sandbox (default --sandbox auto, bubblewrap)', { concurrency: true
       for (let n = 1; n <= 8; n += 1) {
         expectRefusal(await session.call('read_text_file', { workspaceUri: W, path: `../outside-${n}.txt` }), { code: 'ERR_OUTSIDE' }, `refusal ${n}`);
       }
-      await waitFor(() => fs.readFileSync(log, 'utf8').includes('outside-8.txt'), 'the newest refusal reached the log');
+      await eventually(() => assert.match(fs.readFileSync(log, 'utf8'), /outside-8\.txt/), 'the newest refusal reached the log');
       assert.doesNotMatch(session.stderr(), /could not write the refusal log/);
     } finally {
       await session.close();
@@ -752,19 +753,6 @@ describe('the sandbox (default --sandbox auto, bubblewrap)', { concurrency: true
   });
 });
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const holds = () => {
-    try {
-      return condition();
-    } catch {
-      return false;
-    }
-  };
-  while (!holds() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-  assert.ok(holds(), what);
-}
-
 /** The first `bin/node` at most `depth` folders below `folder`. */
 function findBinNode(folder: string, depth: number): string | undefined {
   const candidate = path.join(folder, 'bin', 'node');
@@ -790,10 +778,10 @@ function listWorkspacesWith(runtime: string, args: readonly string[]): Promise<{
     const child = spawn(runtime, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => {
+    const cancel = expireAfter(20_000, () => {
       child.kill('SIGKILL');
       reject(new Error(`no answer from ${runtime}; stderr:\n${stderr}`));
-    }, 20_000);
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let initialized = false;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -812,7 +800,7 @@ function listWorkspacesWith(runtime: string, args: readonly string[]): Promise<{
         }
         const sandbox = message.id === 2 ? message.result?.structuredContent?.layers?.sandbox : undefined;
         if (sandbox) {
-          clearTimeout(timer);
+          cancel();
           child.stdin.end();
           resolve({ sandbox });
           return;

@@ -9,18 +9,19 @@ import * as path from 'node:path';
 import {
   STAGE_NAMES,
   connect,
-  eventually,
   expectContent,
   expectRefusal,
   fileUri,
   makeTempDir,
   readLog,
   removeDir,
+  textOf,
   writeTree,
   type ExpectedRefusal,
   type Session,
-  textOf,
 } from './helpers.js';
+import { eventually } from '../patience.js';
+import { INSTRUCTIONS } from '../../src/server/protocol/createServer.js';
 import { absent, excluding, exactly, including, link, table, type Matcher, type Refused, type Row } from './table.js';
 
 // ------------------------------------------------------------------------------------------------
@@ -134,6 +135,29 @@ table({
     ...UNGRANTED.map(([what, workspaceUri, target, want]): Row => ({ name: what, tool: 'read_text_file', args: { workspaceUri, path: target }, want: { ...want, hides: 'sibling secret' } })),
     { name: 'control: the granted workspace is accepted', tool: 'read_text_file', args: { workspaceUri: '{W}', path: 'todo.md' }, want: { text: 'inside' } },
     { name: 'control: the granted workspace with a trailing slash is accepted', tool: 'read_text_file', args: { workspaceUri: '{W}/', path: 'todo.md' }, want: { text: 'inside' } },
+    { name: 'control: the granted workspace by its path is accepted', tool: 'read_text_file', args: { workspaceUri: '{base}/notes', path: 'todo.md' }, want: { text: 'inside' } },
+    { name: 'control: the granted workspace by its path with a trailing slash is accepted', tool: 'read_text_file', args: { workspaceUri: '{base}/notes/', path: 'todo.md' }, want: { text: 'inside' } },
+    {
+      // Any spelling of the granted folder is accepted (the controls above): no text asks for the URI "exactly".
+      name: 'the words agree with the behaviour: every text about workspaceUri asks for the folder itself, and none for its URI exactly',
+      async check(t) {
+        const description = (await t.session.listTools()).find((tool) => tool.name === 'list_workspaces')!.description!;
+        const listed = await t.call('list_workspaces', {});
+        const inside = await t.call('read_text_file', { workspaceUri: '{W}/sub', path: 'deep.md' });
+        const rootRefused = await t.call('read_text_file', { workspaceUri: 'notes', path: 'todo.md' });
+        const texts = {
+          description,
+          instructions: INSTRUCTIONS,
+          'the authorization layer': (listed.structuredContent as { layers: { authorization: string } }).layers.authorization,
+          'the list_workspaces text': textOf(listed),
+          'the refusal of a folder inside': textOf(inside),
+          'the refusal of a root': textOf(rootRefused),
+        };
+        for (const [what, text] of Object.entries(texts)) assert.doesNotMatch(text, /\bexactly\b/, what);
+        assert.match(description, /path\) as workspaceUri .*never a folder inside it/, 'list_workspaces says a path names the workspace too');
+        assert.match(textOf(inside), /Next: .*a granted workspace itself as workspaceUri, and the rest of the path as path/, 'the refusal says what to send instead');
+      },
+    },
   ],
 });
 

@@ -12,6 +12,8 @@ const PNG = Buffer.from(
   'base64',
 );
 const BINARY = Buffer.from([0x00, 0x01, 0xfe, 0xff, 0x80, 0x7f]);
+/** "café" in Latin-1: one byte that is not UTF-8. */
+const LATIN1 = Buffer.from('café\n', 'latin1');
 const LINUX = process.platform === 'linux';
 
 const E_TXT = 'alpha\nbeta\ngamma\n';
@@ -36,6 +38,9 @@ const TREE: Tree = {
   'ws/media/pixel.png': PNG,
   'ws/media/blob.bin': BINARY,
   'ws/media/sound.wav': Buffer.from('RIFF0000WAVE'),
+  'ws/media/nul.txt': 'valid UTF-8 but for\0this',
+  'ws/media/utf16.txt': Buffer.from('\ufeffUTF-16 text\n', 'utf16le'),
+  'ws/media/bom.txt': '\ufeffwith a mark\n',
   'ws/many/a.txt': 'content a',
   'ws/many/b.txt': 'content b',
   'ws/list/file.txt': 'f',
@@ -92,6 +97,11 @@ const rows: readonly Row[] = [
   { name: 'its last line, the file named by a file: URI inside the workspace', tool: 'read_text_file', args: { path: '{W}/docs/readme.md', tail: 1 }, want: { text: 'line 5' } },
   { tool: 'read_text_file', args: { path: 'docs/readme.md', head: 1, tail: 1 }, want: { error: /head or tail/ } },
   { tool: 'read_text_file', args: { path: 'docs/missing.md' }, want: { error: /ENOENT/ } },
+  // Not text (bytes that are not UTF-8, or a NUL): refused, never shown with U+FFFD in place of bytes.
+  ...(['media/pixel.png', 'media/blob.bin', 'media/nul.txt', 'media/utf16.txt'] as const).map(
+    (path): Row => ({ tool: 'read_text_file', args: { path }, want: { refused: 'ERR_NOT_TEXT', stage: 'server', verdict: 'refused', fields: { reason: /^media\/\S+ is not text: it holds (NUL bytes|bytes that are not UTF-8)\b.*\. Read it with read_media_file, as base64\.$/, path: `{base}/ws/${path}` } } }),
+  ),
+  { name: 'a byte order mark is kept, as in the file', tool: 'read_text_file', args: { path: 'media/bom.txt' }, want: { text: '\ufeffwith a mark\n' } },
 
   // The data is in the content block only; the structured result describes it.
   {
@@ -113,6 +123,12 @@ const rows: readonly Row[] = [
     tool: 'read_multiple_files',
     args: { paths: ['many/a.txt', 'many/missing.txt', '../outside.txt', 'many/b.txt'] },
     want: { sections: ['many/a.txt:\ncontent a', /^many\/missing\.txt: Error \(ENOENT\): /, /^\.\.\/outside\.txt: Refused \(ERR_OUTSIDE at containment\): /, 'many/b.txt:\ncontent b'] },
+  },
+  {
+    name: 'a file that is not text refused in its section, with the tool to read it',
+    tool: 'read_multiple_files',
+    args: { paths: ['many/a.txt', 'media/pixel.png'] },
+    want: { sections: ['many/a.txt:\ncontent a', /^media\/pixel\.png: Refused \(ERR_NOT_TEXT at server\): media\/pixel\.png is not text: it holds NUL bytes.*\. Read it with read_media_file/], hides: '\ufffd' },
   },
 
   // The folder's names afterwards: no temporary file is left behind.
@@ -161,6 +177,14 @@ const rows: readonly Row[] = [
     },
   },
   { name: 'a missing oldText changes nothing', tree: { 'ws/edit/e.txt': E_TXT }, tool: 'edit_file', args: { path: 'edit/e.txt', edits: [{ oldText: 'nowhere', newText: 'x' }] }, want: { error: /not found/ } },
+  {
+    name: 'a file that is not text is never edited through U+FFFD',
+    tree: { 'ws/edit/latin1.txt': LATIN1 },
+    tool: 'edit_file',
+    args: { path: 'edit/latin1.txt', edits: [{ oldText: 'caf', newText: 'CAF' }] },
+    want: { refused: 'ERR_NOT_TEXT', stage: 'server', fields: { reason: /^edit\/latin1\.txt is not text: it holds bytes that are not UTF-8\. edit_file changes only text, and nothing was changed; read_media_file/ } },
+    disk: { 'ws/edit/latin1.txt': LATIN1 },
+  },
   { name: 'an ambiguous oldText changes nothing', tree: { 'ws/edit/twice.txt': 'x and x' }, tool: 'edit_file', args: { path: 'edit/twice.txt', edits: [{ oldText: 'x', newText: 'y' }] }, want: { error: /2 times/ } },
 
   { name: 'nested folders created', tool: 'create_directory', args: { path: 'made/deep/er' }, want: { structured: exactly({ path: 'made/deep/er', created: true }) }, disk: { 'ws/made/deep/er': folder() } },
@@ -176,6 +200,43 @@ const rows: readonly Row[] = [
   },
   { name: 'the workspace\'s folders, docs among them', tool: 'list_directory', args: { path: '.' }, want: { listing: { directories: including('docs') } } },
   { tool: 'list_directory', args: { path: 'list/file.txt' }, want: { error: /ENOTDIR/ } },
+  {
+    name: 'list_directory in pages: a heading counts the folder (n of total) where the page holds part of a kind, and each page says which entries it holds; list_directory_with_sizes too',
+    check: async (t) => {
+      // 500 names of 203 characters: about 190 to a 40,000-byte page; the folder sorts after them.
+      const files = Array.from({ length: 500 }, (_, i) => `${String(i).padStart(3, '0')}${'x'.repeat(200)}`);
+      plant(t.base, { ...Object.fromEntries(files.map((name) => [`ws/paged/${name}`, ''])), 'ws/paged/sub': folder() });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const lines = textOf(await t.call('list_directory', { path: 'paged', ...(cursor !== undefined ? { cursor } : {}) })).split('\n');
+        const footer = lines.pop()!;
+        const [, from, to] = /^\(entries (\d+) to (\d+) of 501 by name: (call again with cursor \S+ for the rest|the last of them)\)$/.exec(footer) ?? assert.fail(`no footer: ${footer}`);
+        cursor = /cursor (\S+)/.exec(footer)?.[1];
+        const onPage = lines.filter((line) => !line.endsWith(':'));
+        assert.deepEqual([Number(from), Number(to)], [seen.length + 1, seen.length + onPage.length], footer);
+        const fileCount = onPage.filter((name) => name !== 'sub').length;
+        assert.ok(lines.includes(`Files (${fileCount} of 500):`), `the heading counts the folder's files: ${lines.filter((line) => line.endsWith(':'))}`);
+        assert.equal(lines.includes('Folders (1):'), onPage.includes('sub'), 'a kind all on this page is counted as it is');
+        seen.push(...onPage);
+      } while (cursor !== undefined);
+      // By kind within a page, so sorted here.
+      assert.deepEqual([...seen].sort(), [...files, 'sub']);
+      // list_directory_with_sizes: the totals are the folder's on every page, and each page says which entries it holds.
+      let sized = 0;
+      do {
+        const result = await t.call('list_directory_with_sizes', { path: 'paged', ...(cursor !== undefined ? { cursor } : {}) });
+        const text = textOf(result);
+        const count = (result.structuredContent!.entries as unknown[]).length;
+        assert.match(text, /^Total: 500 files, 1 folders$/m);
+        const [, from, to, next] = /^\(entries (\d+) to (\d+) of 501: (call again with cursor \S+ for the rest|the last of them)\)$/m.exec(text) ?? assert.fail(`no footer: ${text.slice(-300)}`);
+        assert.deepEqual([Number(from), Number(to)], [sized + 1, sized + count]);
+        sized += count;
+        cursor = /cursor (\S+)/.exec(next!)?.[1];
+      } while (cursor !== undefined);
+      assert.equal(sized, 501);
+    },
+  },
 
   {
     name: 'own sizes and totals',

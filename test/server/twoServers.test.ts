@@ -9,7 +9,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findOnPath } from '../../src/server/launch/sandbox.js';
-import { connect, eventually, fileUri, makeTempDir, removeDir, type Session, type ToolResult } from './helpers.js';
+import { eventually } from '../patience.js';
+import { connect, fileUri, makeTempDir, removeDir, type Session, type ToolResult } from './helpers.js';
 
 const HOUR_AGO = Date.now() / 1000 - 3600;
 

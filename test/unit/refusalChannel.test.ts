@@ -9,6 +9,7 @@ import { Duplex } from 'node:stream';
 import { parseChannelLine, relayRefusals } from '../../src/server/refusals/refusalChannel.js';
 import { tagOf, type Writer } from '../../src/server/fs/index.js';
 import { MAX_LOG_LINE_BYTES, RefusalLog, type RefusalRecord } from '../../src/server/refusals/refusalLog.js';
+import { eventually } from '../patience.js';
 
 const record = (n: number): RefusalRecord => ({
   tool: 'read_text_file',
@@ -35,8 +36,7 @@ function channel(): { end: Duplex; acks: () => number } {
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let tries = 0; tries < 200 && !condition(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(condition());
+  await eventually(() => assert.ok(condition()), String(condition));
 }
 
 describe('the launcher\'s end of the refusal channel', () => {

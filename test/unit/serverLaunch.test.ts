@@ -23,7 +23,7 @@ function workspaces(args: readonly string[]): [string, string][] {
 test('each trusted file: folder is one explicit --workspace, its URI exactly as VS Code spells it', () => {
   const launch = serverLaunch([app, docs], true, settings, '/logs/refusals.jsonl');
   assert.deepEqual(workspaces(launch.args), [['--workspace', app.uri], ['--workspace', docs.uri]]);
-  assert.deepEqual(launch.args.slice(-5), ['--refusal-log', '/logs/refusals.jsonl', '--refusal-log-size', '4096', '--quiet']);
+  assert.deepEqual(launch.args.slice(-4), ['--refusal-log', '/logs/refusals.jsonl', '--refusal-log-size', '4096']);
   assert.deepEqual(launch.notes, []);
 });
 

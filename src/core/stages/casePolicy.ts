@@ -79,6 +79,12 @@ function probe(
   return undefined;
 }
 
+/** How the platform's usual disk compares names, without asking the disk. */
+export function platformComparison(platform: Platform): Comparison {
+  const defaults = PLATFORM_DEFAULTS[platform];
+  return { foldCase: defaults.foldCase, foldUnicode: defaults.foldUnicode, basis: defaults.why };
+}
+
 /** Decides the comparison once per root. */
 export function decideComparison(root: SplitPath, ctx: StageContext): Comparison {
   const defaults = PLATFORM_DEFAULTS[ctx.platform];

@@ -3,7 +3,7 @@
 // (each from its own folder) and .git/info/exclude, all matched by the `ignore` package as
 // Gemini CLI matches them; and a link that leaves the working folder counts as ignored.
 import ignore, { type Ignore } from 'ignore';
-import { nodePath } from '../nodePath.js';
+import { nodePath } from '../shared/node.js';
 import type { RuleSource } from '../types.js';
 import { exists, isSubpath, resolveToRealPath, type GeminiHost } from './paths.js';
 

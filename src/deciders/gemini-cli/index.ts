@@ -7,7 +7,7 @@ import type { ConfigFile, Decider, DeciderContext, DeciderStage, DeciderVerdict,
 import { toolFor } from '../tools.js';
 import { ignoredForRead } from './ignore.js';
 import { GeminiPathError, geminiHost, isPathWithinRoot, isSubpath, onDisk, percentDecoded, realpathOf, resolveToRealPath, withoutReferenceMark, type GeminiHost } from './paths.js';
-import { approvalMode, parseFlags, resolvePlanPath, SESSION_PLACEHOLDER, writePolicy, type ApprovalMode } from './policy.js';
+import { approvalMode, geminiFlags, resolvePlanPath, SESSION_PLACEHOLDER, typedFlags, writePolicy, type ApprovalMode } from './policy.js';
 import { mergedSettings, readSettingsFiles, settingAt, sourceOf, type SettingsFiles } from './settings.js';
 import { lineOf, withoutTrailingCommas } from '../jsonSettings.js';
 import { checkPathTrust, readTrustFile, type TrustOutcome } from './trust.js';
@@ -107,13 +107,13 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   });
 
   // 1. The command line.
-  const flags = parseFlags(ctx.args ?? []);
+  const flags = geminiFlags(ctx.flags);
   const flagIncludes = [...ctx.addDirs.flatMap((dir) => dir.split(',').map((part) => part.trim()).filter(Boolean)), ...flags.includeDirectories];
   if (flags.error !== undefined) {
-    g.stage(stop('command line', (ctx.args ?? []).join(' '), 'yargs checks the flags before anything runs', flags.error));
+    g.stage(stop('command line', typedFlags(ctx.flags), 'yargs checks the flags before anything runs', flags.error));
     return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: ${flags.error}` }, path: null, fixes: [{ text: 'Pass one approval mode, as --approval-mode <default|auto_edit|yolo|plan>.', flag: '--approval-mode auto_edit' }] });
   }
-  g.stage({ name: 'command line', status: 'pass', input: (ctx.args ?? []).join(' '), output: null, rule: 'the flags that bear on a path: --approval-mode, --yolo, --skip-trust, --include-directories (repeatable, comma-separated)', note: flags.skipTrust ? '--skip-trust trusts the working folder for this run' : '' });
+  g.stage({ name: 'command line', status: 'pass', input: typedFlags(ctx.flags), output: null, rule: 'the flags that bear on a path: --approval-mode, --yolo, --skip-trust, --include-directories (repeatable, comma-separated)', note: flags.skipTrust ? '--skip-trust trusts the working folder for this run' : '' });
 
   // 2. The settings layers, and the trust their merge needs.
   const files = readSettingsFiles(host, home, env);

@@ -1,23 +1,27 @@
 // Gemini CLI's own path rules (its core's utils/paths.js and workspaceContext.js), over the
 // decider's disk: percent-decoding before links are resolved, its link resolution that keeps a
 // missing tail, the two ways it tells whether a path is under a folder, and the names it refuses.
-import { joinSplit, resolveReal, splitAbsolute, type Platform } from '../../core/index.js';
-import { nodePath, type NodePath } from '../nodePath.js';
+import type { Platform } from '../../core/index.js';
+import { nodePath, nodeRealpath, type NodePath } from '../shared/node.js';
 import type { DeciderFileSystem } from '../types.js';
+
+/** Node's path as Gemini CLI's process calls it: `relative` from its own working folder. */
+export type ProcessPath = Omit<NodePath, 'relative'> & { relative(from: string, to: string): string };
 
 /** The disk and the platform as Gemini CLI's process sees them. */
 export interface GeminiHost {
   readonly platform: Platform;
   readonly fs: DeciderFileSystem;
-  readonly path: NodePath;
+  readonly path: ProcessPath;
   /** The working folder as the process sees it: its real path (getcwd(3) resolves links). */
   readonly processCwd: string;
 }
 
 export function geminiHost(platform: Platform, fs: DeciderFileSystem, cwd: string): GeminiHost {
-  const path = nodePath(platform);
-  const host = { platform, fs, path, processCwd: path.resolve('/', cwd) };
-  return { ...host, processCwd: realpathOf(host, host.processCwd) ?? host.processCwd };
+  const node = nodePath(platform);
+  const given = node.resolve('/', cwd);
+  const processCwd = realpathOf({ fs, platform }, given) ?? given;
+  return { platform, fs, processCwd, path: { ...node, relative: (from, to) => node.relative(processCwd, from, to) } };
 }
 
 /** A path Gemini CLI could not resolve (a loop of links, a lookup the disk refused): it throws. */
@@ -36,10 +40,8 @@ export function onDisk(platform: Platform, path: string): string {
 export function realpathOf(host: Pick<GeminiHost, 'fs' | 'platform'>, given: string): string | undefined {
   const path = onDisk(host.platform, given);
   if (host.fs.realpath && host.platform !== 'darwin') return host.fs.realpath(path) ?? undefined;
-  const split = splitAbsolute(path, host.platform);
-  if (!split) return undefined;
-  const resolved = resolveReal(host.fs, split, host.platform, { followFinal: true });
-  return resolved.ok && resolved.value.kind !== 'missing' ? joinSplit(resolved.value.real, host.platform) : undefined;
+  const real = nodeRealpath(host.fs, path, host.platform);
+  return real.ok ? real.path : undefined;
 }
 
 /** Whether an entry exists, links followed (fs.existsSync). */
@@ -110,7 +112,7 @@ export function isPathWithinRoot(host: GeminiHost, path: string, root: string): 
   return isRelativeInside(host.path, host.path.relative(root, path));
 }
 
-function isRelativeInside(path: NodePath, relative: string): boolean {
+function isRelativeInside(path: ProcessPath, relative: string): boolean {
   return !relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative);
 }
 

@@ -19,28 +19,29 @@ export interface GeminiFlags {
   readonly error?: string;
 }
 
-/** Reads the flags that bear on a decision from the arguments, as yargs would (`--flag value`, `--flag=value`, lists by commas). */
-export function parseFlags(args: readonly string[]): GeminiFlags {
-  let approvalMode: string | undefined;
-  let yolo = false;
-  let skipTrust = false;
-  const includeDirectories: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => inline ?? args[++i] ?? '';
-    if (name === '--approval-mode') approvalMode = value();
-    else if (name === '--yolo' || name === '-y') yolo = inline === undefined || inline === 'true';
-    else if (name === '--skip-trust') skipTrust = inline === undefined || inline === 'true';
-    else if (name === '--include-directories') includeDirectories.push(...value().split(',').map((dir) => dir.trim()).filter(Boolean));
-  }
+/**
+ * The flags that bear on a decision, from the context's (names without dashes, `true` for a flag
+ * without a value), checked as yargs checks them.
+ */
+export function geminiFlags(given: Readonly<Record<string, string>> = {}): GeminiFlags {
+  const approvalMode = given['approval-mode'];
+  const on = (name: string) => given[name] !== undefined && given[name] !== 'false';
+  const yolo = on('yolo') || on('y');
+  const includeDirectories = (given['include-directories'] ?? '').split(',').map((dir) => dir.trim()).filter(Boolean);
   const error =
     approvalMode !== undefined && !(APPROVAL_MODES as readonly string[]).includes(approvalMode)
       ? `Invalid values: Argument: approval-mode, Given: "${approvalMode}", Choices: ${APPROVAL_MODES.map((mode) => `"${mode}"`).join(', ')}`
       : yolo && approvalMode !== undefined
         ? 'Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.'
         : undefined;
-  return { ...(approvalMode !== undefined ? { approvalMode } : {}), yolo, skipTrust, includeDirectories, ...(error !== undefined ? { error } : {}) };
+  return { ...(approvalMode !== undefined ? { approvalMode } : {}), yolo, skipTrust: on('skip-trust'), includeDirectories, ...(error !== undefined ? { error } : {}) };
+}
+
+/** The flags as they would be typed. */
+export function typedFlags(given: Readonly<Record<string, string>> = {}): string {
+  return Object.entries(given)
+    .map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`))
+    .join(' ');
 }
 
 export interface ModeOutcome {

@@ -16,14 +16,17 @@ export interface ServeOptions {
   readonly checkSandbox: boolean;
   /** Answer plain tools/call requests of 2025-11-25 connections without the SDK's per-request layer (directCalls.ts). */
   readonly directCalls: boolean;
-  /** No start-up line on stderr when all is well (a client that shows stderr as warnings). */
+  /** No start-up line even at a terminal (a client's pipe never gets one when all is well). */
   readonly quiet: boolean;
 }
 
 export const serveHelp = `Usage: boundary-inspector serve --workspace <uri> [--workspace <uri> ...] [options]
 
-Serves the granted workspaces to an MCP client over stdio (stdout carries JSON-RPC only; logs go
-to stderr). Every tool call names its workspace with workspaceUri; MCP roots are never authority.
+Serves the granted workspaces to an MCP client over stdio (stdout carries JSON-RPC only). Every
+tool call names its workspace with workspaceUri; MCP roots are never authority. stderr gets
+nothing on a normal start (clients show it as errors): only start-up errors, a sandbox that
+could not start or is incomplete, and failures later; at a terminal, one line naming what is
+served.
 
 Options:
   --workspace <uri>             grant a workspace read-write (repeatable)
@@ -42,8 +45,7 @@ Options:
   --direct-calls on|off         on a 2025-11-25 connection, answer a plain tools/call without the
                                 MCP SDK's per-request layer, with the same answer (default: on);
                                 off sends every request through the SDK
-  --quiet                       write the start-up line to stderr only when something is wrong
-                                (no sandbox): for clients that show stderr as warnings
+  --quiet                       no start-up line at a terminal either
   -h, --help                    show this help
 
 Exit status: 2 when the arguments or a workspace are refused at start-up.

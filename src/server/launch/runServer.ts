@@ -4,7 +4,7 @@ import { Duplex } from 'node:stream';
 import { hostPlatform, nodeFileSystem, realPathOr } from '../../host/node.js';
 import { isInside, splitAbsolute, visible, type Platform } from '../../core/index.js';
 import { buildGrants, type Grant } from '../grants.js';
-import { parseServeArgs, serveHelp, ServeUsageError } from './options.js';
+import { parseServeArgs, serveHelp, ServeUsageError, type ServeOptions } from './options.js';
 import { RefusalChannel, relayRefusals } from '../refusals/refusalChannel.js';
 import { RefusalLog } from '../refusals/refusalLog.js';
 import {
@@ -18,8 +18,6 @@ import {
 } from './sandbox.js';
 import { sandboxMarker } from './sandboxEnvironment.js';
 import type { ServerState } from '../tools/tool.js';
-import { ReadMemory } from '../readMemory.js';
-import { ListingMemory } from '../listingMemory.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
 import { useWriters, writerAliveHere } from '../fs/index.js';
 
@@ -102,6 +100,19 @@ function relayInside({ child, channel, mechanism }: SandboxStarted, refusalLog: 
 function sandboxLine(sandbox: SandboxState): string {
   if (sandbox.active) return `sandbox: ${sandbox.detail}`;
   return sandbox.mechanism === null ? `sandbox: none, ${sandbox.detail}` : sandbox.detail;
+}
+
+/**
+ * Whether the start-up line is written. Clients read every line a stdio server writes to stderr
+ * as an error (Claude Code logs it as [ERROR], VS Code as a warning), so a normal start writes
+ * nothing there: what is served and how it is protected is list_workspaces' answer. A sandbox
+ * asked for that is missing or incomplete is said all the same, as is anything that fails later.
+ * A person at a terminal is told what is served, unless `--quiet`.
+ */
+function startupLineWanted(options: Pick<ServeOptions, 'sandbox' | 'quiet'>, platform: Platform, sandbox: SandboxState, terminal: boolean): boolean {
+  // Off by choice, or on Windows, which has none: list_workspaces says so, and nothing went wrong.
+  const weakened = options.sandbox === 'auto' && platform !== 'win32' && !sandbox.active;
+  return weakened || (terminal && !options.quiet);
 }
 
 /**
@@ -202,16 +213,19 @@ export function runServer(args: readonly string[]): number | 'serving' {
               return changeOfLetter(letters?.[index], grants[index]!.realPath);
             },
           };
-    const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), listings: new ListingMemory(), ...(host ? { host } : {}) };
-    // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK.
-    import('../protocol/serveStdio.js').then(
-      ({ serve }) => serve(state, { directCalls: options.directCalls }),
+    // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK, the
+    // tools or the file layer, so it starts the sandbox sooner.
+    Promise.all([import('../protocol/serveStdio.js'), import('../readMemory.js'), import('../listingMemory.js')]).then(
+      ([{ serve }, { ReadMemory }, { ListingMemory }]) => {
+        const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), listings: new ListingMemory(), ...(host ? { host } : {}) };
+        serve(state, { directCalls: options.directCalls });
+      },
       (error: Error) => {
         log(`could not start: ${error.message}`);
         process.exitCode = 1;
       },
     );
-    if (!options.quiet || !sandbox.active) log(`serving ${grants.map((grant) => `${grant.uri} (${grant.rights})`).join(', ')}; ${sandboxLine(sandbox)}`);
+    if (startupLineWanted(options, platform, sandbox, process.stderr.isTTY === true)) log(`serving ${grants.map((grant) => `${grant.uri} (${grant.rights})`).join(', ')}; ${sandboxLine(sandbox)}`);
   };
 
   const inside = sandboxInside(process.env, sandboxConfig);

@@ -23,10 +23,10 @@ const VERSION = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : '0.0.0-d
 
 export type { Era };
 
-const INSTRUCTIONS =
-  'Filesystem tools over the workspaces the user granted. Call list_workspaces first, then pass one of its URIs, exactly, ' +
-  'as workspaceUri on every call; paths are relative to that workspace. A refusal names its code, stage and reason: ' +
-  'call explain_path with the same path to see every stage.';
+export const INSTRUCTIONS =
+  'Filesystem tools over the workspaces the user granted. Call list_workspaces first, then pass one of its URIs as ' +
+  'workspaceUri on every call (the workspace folder itself, never a folder inside it); paths are relative to that ' +
+  'workspace. A refusal names its code, stage and reason: call explain_path with the same path to see every stage.';
 
 function inputOf(args: Record<string, unknown>): string {
   for (const key of ['path', 'source', 'paths']) {
@@ -55,7 +55,7 @@ const authorizedGrants = new WeakMap<ServerState, Map<string, Grant>>();
 const MAX_AUTHORIZED_SPELLINGS = 64;
 const MAX_KEPT_URI_CHARS = 4096;
 
-/** Authorization: the named workspace must equal a grant exactly after normalisation, never by prefix. */
+/** Authorization: the named workspace must be a granted folder itself, compared name by name after normalisation, never by prefix. */
 export function authorize(state: ServerState, workspaceUri: string): { grant: Grant } | { refusal: ServerRefusal } {
   let known = authorizedGrants.get(state);
   const cached = known?.get(workspaceUri);

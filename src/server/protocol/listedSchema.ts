@@ -22,21 +22,21 @@ export function compactSchema(schema: Json): Json {
 }
 
 /**
- * A zod schema as the SDK registers it, listed as its compact JSON Schema (made once, not on
- * every tools/list) and validated by zod itself, so what is checked is what the tool's code reads.
+ * A zod schema as the SDK registers it, listed as its compact JSON Schema and validated by zod
+ * itself, so what is checked is what the tool's code reads. The JSON Schema is made at the first
+ * tools/list, once: making all of them is most of what a connection's server costs to set up,
+ * and the handshake, answered before it, needs none.
  */
 export function listedSchema<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
-  const listed = {
-    input: compactSchema(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Json) as Record<string, unknown>,
-    output: compactSchema(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' }) as Json) as Record<string, unknown>,
-  };
+  const made: { input?: Record<string, unknown>; output?: Record<string, unknown> } = {};
+  const listed = (io: 'input' | 'output') => (made[io] ??= compactSchema(z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as Json) as Record<string, unknown>);
   const own = schema['~standard'];
   return {
     '~standard': {
       version: 1,
       vendor: own.vendor,
       validate: own.validate,
-      jsonSchema: { input: () => listed.input, output: () => listed.output },
+      jsonSchema: { input: () => listed('input'), output: () => listed('output') },
     },
   } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
 }

@@ -9,6 +9,7 @@ import { heavyCalls } from './callGate.js';
 import type { Grant } from '../grants.js';
 import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES, MAX_WALK_DEPTH, RESOURCE_PAGE_ENTRIES, RESOURCE_PAGE_MILLISECONDS, RESOURCES_PER_PAGE } from '../limits.js';
 import { mimeTypeOf } from '../mime.js';
+import { decodeText } from '../text.js';
 import type { RefusalListener } from './refusalNotices.js';
 import { workspaceNow, type ServerState } from '../tools/tool.js';
 import { STOP, walk } from '../fs/index.js';
@@ -207,21 +208,16 @@ export function registerResources(server: McpServer, state: ServerState, onRefus
         throw error;
       }
       const mimeType = mimeTypeOf(path);
-      const text = new TextDecoder('utf-8', { fatal: true });
-      let decoded: string | undefined;
-      try {
-        decoded = text.decode(bytes);
-      } catch {
-        // not UTF-8: sent as base64
-      }
-      if (decoded !== undefined && jsonLength(decoded) <= MAX_ANSWER_BYTES) return { contents: [{ uri, mimeType, text: decoded }] };
-      if (decoded !== undefined) {
+      // Text as the text tools read it (text.ts); anything else as base64, whatever its name says.
+      const decoded = decodeText(bytes);
+      if ('notText' in decoded) return { contents: [{ uri, mimeType, blob: bytes.toString('base64') }] };
+      if (jsonLength(decoded.text) > MAX_ANSWER_BYTES) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
           `${uri} takes more than the ${formatBytes(MAX_ANSWER_BYTES)} one answer carries once encoded; read it in parts with read_text_file (head, tail).`,
         );
       }
-      return { contents: [{ uri, mimeType, blob: bytes.toString('base64') }] };
+      return { contents: [{ uri, mimeType, text: decoded.text }] };
     }, ctx.mcpReq.signal);
   });
 }

@@ -20,7 +20,7 @@ export function refusalFromTrace(trace: Trace): ServerRefusal {
 export type RefusalListener = (tool: string, workspaceUri: string | null, input: string, refusal: Pick<ServerRefusal, 'code' | 'stage' | 'reason' | 'trace'>) => void;
 
 /** The codes the server gives itself, after the core's verdict. */
-export type ServerCode = 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY' | 'ERR_WORKSPACE_GONE' | 'ERR_WORKSPACE_REPLACED' | 'ERR_WORKSPACE_UNMOUNTED' | 'ERR_CHANGED_SINCE_READ' | 'ERR_FILE_CHANGED';
+export type ServerCode = 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY' | 'ERR_WORKSPACE_GONE' | 'ERR_WORKSPACE_REPLACED' | 'ERR_WORKSPACE_UNMOUNTED' | 'ERR_CHANGED_SINCE_READ' | 'ERR_FILE_CHANGED' | 'ERR_NOT_TEXT';
 
 export function serverRefusal(code: ServerCode, reason: string): ServerRefusal {
   return { code, stage: 'server', reason, path: null, trace: null };
@@ -42,11 +42,11 @@ export const EXPLAIN_HINT = 'explain_path with the same path shows each stage.';
 /** What an agent should do next, by code: the text part of a refusal. */
 export function nextStep(refusal: ServerRefusal): string {
   if (refusal.stage === 'root') {
-    return 'The workspaceUri itself was refused: call list_workspaces and pass one of its URIs, exactly, as workspaceUri.';
+    return 'The workspaceUri itself was refused: call list_workspaces and pass one of its URIs as workspaceUri.';
   }
   switch (refusal.code) {
     case 'ERR_NOT_GRANTED':
-      return 'Call list_workspaces and pass one of the granted workspace URIs, exactly, as workspaceUri.';
+      return 'Call list_workspaces and pass a granted workspace itself as workspaceUri, and the rest of the path as path.';
     case 'ERR_READ_ONLY':
       return 'This workspace is granted read-only: read instead, or ask the user to grant it read-write.';
     case 'ERR_WORKSPACE_GONE':
@@ -60,6 +60,8 @@ export function nextStep(refusal: ServerRefusal): string {
       return 'Nothing of this change was kept. Read the file again and redo the change on what it holds now.';
     case 'ERR_NAME_TOO_LONG':
       return 'No entry can have that name here: the filesystem holds shorter names. Use a shorter name.';
+    case 'ERR_NOT_TEXT':
+      return 'Use read_media_file for this file: the text tools read and change UTF-8 text only.';
     case 'ERR_OUTSIDE':
     case 'ERR_SYMLINK_ESCAPE':
       // The reason says already which path would be inside.

@@ -1,15 +1,18 @@
+import { quotedIfHidden } from '../../core/index.js';
 import { readFile, type Base } from '../fs/index.js';
 import { timeOfDay } from '../readMemory.js';
-import { serverRefusal } from '../refusals/refusal.js';
+import { serverRefusal, type ServerCode } from '../refusals/refusal.js';
+import { decodeText } from '../text.js';
+import { OPERATIONS } from '../../shared/operations.js';
 import type { Checked, Scope } from './tool.js';
 
 type Refusal = Extract<Checked, { ok: false }>;
 
-/** A refusal the scope records, as its own checks' refusals are. */
-function recorded(scope: Scope, checked: Extract<Checked, { ok: true }>, code: 'ERR_CHANGED_SINCE_READ' | 'ERR_FILE_CHANGED', reason: string): Refusal {
+/** A refusal the scope records, as its own checks' refusals are, naming the input as it was sent. */
+function recorded(scope: Scope, checked: Extract<Checked, { ok: true }>, code: ServerCode, reason: string): Refusal {
   const refusal = { ...serverRefusal(code, reason), path: checked.path };
-  scope.record(refusal, checked.path);
-  return { ok: false, refusal, input: checked.path };
+  scope.record(refusal, checked.trace.input);
+  return { ok: false, refusal, input: checked.trace.input };
 }
 
 /** The file changed on disk since this connection last read it (or wrote it): the change would replace what the agent never saw. */
@@ -25,14 +28,29 @@ export function fileChanged(scope: Scope, checked: Extract<Checked, { ok: true }
   return recorded(scope, checked, 'ERR_FILE_CHANGED', `${scope.relative(checked.path)} changed while it was being written (${why}); that version was kept and nothing of this change. Read it again.`);
 }
 
-/** Reads a checked file and remembers what was read; a file found missing is forgotten, as the agent now knows it is not there. */
-export function readRemembered(scope: Scope, checked: Extract<Checked, { ok: true }>, maxBytes: number): Buffer {
+/** The file is not text (text.ts): a text tool neither shows nor changes it. */
+export function notText(scope: Scope, checked: Extract<Checked, { ok: true }>, why: string): Refusal {
+  const what = OPERATIONS[scope.tool].changes
+    ? `${scope.tool} changes only text, and nothing was changed; read_media_file reads it, as base64`
+    : 'Read it with read_media_file, as base64';
+  return recorded(scope, checked, 'ERR_NOT_TEXT', `${quotedIfHidden(scope.relative(checked.path))} is not text: ${why}. ${what}.`);
+}
+
+/**
+ * Reads a checked file as text and remembers what was read. A file found missing is forgotten, as
+ * the agent now knows it is not there; a file that is not text is refused, and not remembered,
+ * as the agent saw none of it.
+ */
+export function readText(scope: Scope, checked: Extract<Checked, { ok: true }>, maxBytes: number): { ok: true; text: string } | Refusal {
+  let read;
   try {
-    const { bytes, stats } = readFile(checked.target, maxBytes);
-    scope.state.reads.remember(checked.path, stats);
-    return bytes;
+    read = readFile(checked.target, maxBytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') scope.state.reads.forget(checked.path);
     throw error;
   }
+  const decoded = decodeText(read.bytes);
+  if ('notText' in decoded) return notText(scope, checked, decoded.notText);
+  scope.state.reads.remember(checked.path, read.stats);
+  return { ok: true, text: decoded.text };
 }

@@ -14,7 +14,8 @@ import {
   MAX_FILE_BYTES,
 } from '../limits.js';
 import { defineTool, ok, pathField, refused } from './tool.js';
-import { changedSinceRead, fileChanged } from './changes.js';
+import { changedSinceRead, fileChanged, notText } from './changes.js';
+import { decodeText } from '../text.js';
 import { countLines, MAX_TEXT_BYTES } from './readTextFile.js';
 
 /** Times the edits are applied again to another program's save before the call gives up. */
@@ -179,7 +180,10 @@ export const editFile = defineTool({
     const name = quotedIfHidden(scope.relative(checked.path));
     // Another program's save landing meanwhile is kept: the edits are applied again to what it saved.
     for (let round = 0; ; round += 1) {
-      const original = bytes.toString('utf8');
+      // Never through U+FFFD: a binary file edited as text would be written back with its bytes replaced.
+      const decoded = decodeText(bytes);
+      if ('notText' in decoded) return refused(notText(scope, checked, decoded.notText));
+      const original = decoded.text;
       let updated: string;
       try {
         updated = applyEdits(original, edits, name);

@@ -13,21 +13,27 @@ const GROUPS: readonly (readonly [EntryType, 'directories' | 'files' | 'links' |
   ['other', 'other', 'Other (sockets, FIFOs, devices)'],
 ];
 
-type Listing = Record<'directories' | 'files' | 'links' | 'other', string[]>;
+type Kind = 'directories' | 'files' | 'links' | 'other';
+type Listing = Record<Kind, string[]>;
 
-function textLines(listing: Listing): string[] {
+/**
+ * Each kind under its heading. A heading counts the folder, not the page: where this page holds
+ * only some of a kind, it says how many of how many ("Files (2352 of 5000):"), so the page's
+ * count is never read as the folder's.
+ */
+function textLines(listing: Listing, totals: Readonly<Record<Kind, number>>): string[] {
   const lines: string[] = [];
   for (const [, key, heading] of GROUPS) {
     const names = listing[key];
     if (names.length === 0) continue;
-    lines.push(`${heading} (${names.length}):`);
+    lines.push(`${heading} (${names.length === totals[key] ? names.length : `${names.length} of ${totals[key]}`}):`);
     // One entry a line: a name holding a line break, a control, a bidi or another hidden character is written quoted.
     for (const name of names) lines.push(quotedIfHidden(name));
   }
   return lines.length === 0 ? ['The folder is empty.'] : lines;
 }
 
-const KEY_OF: Readonly<Record<EntryType, keyof Listing>> = { directory: 'directories', file: 'files', symlink: 'links', other: 'other' };
+const KEY_OF: Readonly<Record<EntryType, Kind>> = { directory: 'directories', file: 'files', symlink: 'links', other: 'other' };
 
 export const listDirectory = defineTool({
   name: 'list_directory',
@@ -46,28 +52,35 @@ export const listDirectory = defineTool({
     const after = afterOf(cursor);
     const folder = openFolder(checked.target);
     const listing: Listing = { directories: [], files: [], links: [], other: [] };
+    // The whole folder is in memory already (sorted, for the cursor): counting it costs a pass.
+    const totals: Record<Kind, number> = { directories: 0, files: 0, links: 0, other: 0 };
+    let before = 0;
     let count = 0;
     const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let last: string | undefined;
     let truncated = false;
     try {
       for (const entry of scope.state.listings.entriesOf(folder)) {
-        if (after !== undefined && compareNames(entry.name, after) <= 0) continue;
+        const kind = KEY_OF[entryTypeOf(entry)];
+        totals[kind] += 1;
+        if (after !== undefined && compareNames(entry.name, after) <= 0) before += 1;
         // A line of the text, or a string of the list: as long either way.
-        if (count >= MAX_LIST_ENTRIES || !budget.take(jsonLength(entry.name) + 3)) {
-          truncated = true;
-          break;
+        else if (truncated || count >= MAX_LIST_ENTRIES || !budget.take(jsonLength(entry.name) + 3)) truncated = true;
+        else {
+          listing[kind].push(entry.name);
+          last = entry.name;
+          count += 1;
         }
-        listing[KEY_OF[entryTypeOf(entry)]].push(entry.name);
-        last = entry.name;
-        count += 1;
       }
     } finally {
       folder.close();
     }
     const nextCursor = truncated && last !== undefined ? afterCursor(last) : undefined;
-    const lines = textLines(listing);
-    if (nextCursor !== undefined) lines.push(`(the first ${count} entries by name: call again with cursor ${nextCursor} for the rest)`);
+    const lines = textLines(listing, totals);
+    const total = totals.directories + totals.files + totals.links + totals.other;
+    const range = `entries ${before + 1} to ${before + count} of ${total} by name`;
+    if (nextCursor !== undefined) lines.push(`(${range}: call again with cursor ${nextCursor} for the rest)`);
+    else if (before > 0) lines.push(`(${range}: the last of them)`);
     return ok({}, lines.join('\n'));
   },
 });

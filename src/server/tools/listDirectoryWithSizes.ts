@@ -89,9 +89,12 @@ export const listDirectoryWithSizes = defineTool({
       (entry) => `${entryLabel(entry.type).padEnd(7)} ${quotedIfHidden(entry.name).padEnd(width)}  ${entry.type === 'directory' ? '' : formatSize(entry.size)}`.trimEnd(),
     );
     if (lines.length > 0) lines.push('');
-    lines.push(`Total: ${totalFiles} files, ${totalDirectories} folders`, `Combined size of the files: ${formatSize(totalBytes)}`);
-    if (nextCursor !== undefined) lines.push(`(entries ${offset + 1} to ${end} of ${entries.length}: call again with cursor ${nextCursor} for the rest)`);
-    if (unsized) lines.push(`(only the first ${MAX_LIST_ENTRIES} entries by name are sized, sorted and counted)`);
+    // The totals are the folder's, unless it has more entries than are sized: then the text says so where it gives them.
+    const counted = unsized ? ` of the first ${MAX_LIST_ENTRIES} entries by name (the rest are not sized, sorted or counted)` : '';
+    lines.push(`Total${counted}: ${totalFiles} files, ${totalDirectories} folders`, `Combined size of the files: ${formatSize(totalBytes)}`);
+    const range = `entries ${offset + 1} to ${end} of ${unsized ? `the first ${entries.length}` : entries.length}`;
+    if (nextCursor !== undefined) lines.push(`(${range}: call again with cursor ${nextCursor} for the rest)`);
+    else if (offset > 0) lines.push(`(${range}: the last of them)`);
     return ok(
       {
         path: scope.relative(checked.path),

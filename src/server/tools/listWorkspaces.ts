@@ -8,8 +8,8 @@ export const listWorkspaces = {
   name: 'list_workspaces',
   title: 'List the granted workspaces',
   description:
-    'The workspaces you may use, their rights and protections. Pass one of its URIs, exactly, as workspaceUri to every other tool; ' +
-    'a path is relative to that workspace, absolute, or a file: URI inside it.',
+    'The workspaces you may use, their rights and protections. Pass one of its URIs (or that folder\'s path) as workspaceUri to every other tool, ' +
+    'never a folder inside it; a path is relative to that workspace, absolute, or a file: URI inside it.',
   output: z.object({
     workspaces: z
       .array(
@@ -67,7 +67,7 @@ function describeWorkspaces(state: ServerState): Listing {
   const structured = {
     workspaces: state.grants.map((grant) => ({ uri: grant.uri, path: grant.path, realPath: grant.realPath, rights: grant.rights })),
     layers: {
-      authorization: 'active: workspaceUri must equal a granted workspace exactly (after normalisation, never a prefix)',
+      authorization: 'active: workspaceUri must name a granted workspace folder itself (its URI or path, compared after normalisation), never a folder inside or beside it',
       containment: `active: every path is traced (parse, refusals, decode, normalise, case, realpath, containment); symlinks: ${state.grants[0]?.root.ctx.policy.symlinks ?? 'contain'}`,
       anchoredIo: { active: anchoredLayer.active, detail: anchoredLayer.detail },
       sandbox: { active: state.sandbox.active, ...(state.sandbox.mechanism !== null ? { mechanism: state.sandbox.mechanism } : {}), detail: state.sandbox.detail },

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { quotedIfHidden, visible } from '../../core/index.js';
-import { readRemembered } from './changes.js';
+import { readText } from './changes.js';
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength } from '../limits.js';
 import { defineTool, ok, type Scope } from './tool.js';
 
@@ -48,11 +48,11 @@ export const readMultipleFiles = defineTool({
 /** One file's section of the answer: its text, or why it is not there; undefined when it is left for the next call. */
 function readSection(input: string, scope: Scope, budget: AnswerBudget): string | undefined {
   const checked = scope.check(input);
-  if (!checked.ok) {
-    const { code, stage, reason } = checked.refusal;
+  const refusedSection = ({ code, stage, reason }: { code: string; stage: string; reason: string }) => {
     budget.take(entryBytes(input) + jsonLength(reason));
     return `${quotedIfHidden(input)}: Refused (${code} at ${stage}): ${reason}`;
-  }
+  };
+  if (!checked.ok) return refusedSection(checked.refusal);
   const fail = (code: string | undefined, error: string) => {
     budget.take(entryBytes(input) + jsonLength(error));
     return `${quotedIfHidden(input)}: Error${code ? ` (${code})` : ''}: ${visible(error)}`;
@@ -65,7 +65,9 @@ function readSection(input: string, scope: Scope, budget: AnswerBudget): string 
   const tooLarge = `not read: larger than one answer of this tool (${budget.limit} bytes); read it with read_text_file (head and tail for a large file)`;
   let content: string;
   try {
-    content = readRemembered(scope, checked, room).toString('utf8');
+    const read = readText(scope, checked, room);
+    if (!read.ok) return refusedSection(read.refusal);
+    content = read.text;
   } catch (caught) {
     const error = scope.notFound(caught);
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { fsError } from '../fs/index.js';
-import { readRemembered } from './changes.js';
+import { readText } from './changes.js';
 import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_FILE_BYTES } from '../limits.js';
 import { defineTool, ok, pathField, refused } from './tool.js';
 
@@ -70,9 +70,9 @@ export const readTextFile = defineTool({
     if (head !== undefined && tail !== undefined) throw new Error('give head or tail, not both');
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const bytes = readRemembered(scope, checked, MAX_TEXT_BYTES);
-    const text = bytes.toString('utf8');
-    const content = selectLines(text, head, tail);
+    const read = readText(scope, checked, MAX_TEXT_BYTES);
+    if (!read.ok) return refused(read);
+    const content = selectLines(read.text, head, tail);
     fitsAnswer(content, scope.relative(checked.path));
     return ok({}, content);
   },

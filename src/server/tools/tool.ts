@@ -46,7 +46,7 @@ export type Checked =
 export interface Scope {
   readonly grant: Grant;
   readonly state: ServerState;
-  readonly tool: string;
+  readonly tool: ToolName;
   /** The workspace root held open: every filesystem call after the verdict goes through it. */
   readonly anchor: Anchor;
   /** The call this scope serves: its cancellation, its progress, the point past which a change is made. */

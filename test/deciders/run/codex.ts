@@ -33,8 +33,8 @@ export function classifyCodex(tool: ToolName, output: string): Pick<Observation,
   if (tool === 'apply_patch') {
     if (/^patch rejected/m.test(output)) return { decision: 'deny' };
     if (/Success\. Updated the following files/.test(output)) return { decision: 'allow' };
-    // The patch passed Codex's own check, and its sandboxed write was refused.
-    if (/Failed to write file/.test(output)) return { decision: 'deny' };
+    // The patch passed Codex's own check, and its sandboxed write (or the folders it makes first) was refused.
+    if (/Failed to write file|Failed to create parent directories/.test(output)) return { decision: 'deny' };
     return SANDBOX_REFUSED.test(output) ? { decision: 'deny' } : { decision: 'allow', failed: true };
   }
   const exit = /Process exited with code (\d+)/.exec(output);
@@ -52,26 +52,46 @@ function configOf(c: DeciderCase, fx: CaseFixture, url: string): string {
   return `${head.join('\n')}\n${lines}\n\n[model_providers.stub]\nname = "stub"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "STUB_KEY"\n`;
 }
 
+/** What a case gives Codex besides its files: the environment it adds and its command-line options. */
+export interface CodexRun {
+  readonly codexHome: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly addDirs: readonly string[];
+  readonly flags: Readonly<Record<string, string>>;
+}
+
+/**
+ * Writes the case's configuration where Codex reads it ($CODEX_HOME/config.toml with the stand-in
+ * at `url`, profile files, the project's .codex/config.toml), as a run and a model of it both see it.
+ */
+export function layCodexSettings(c: DeciderCase, fx: CaseFixture, url: string): CodexRun {
+  const codexHome = path.join(fx.home, '.codex');
+  fs.mkdirSync(codexHome, { recursive: true });
+  fs.writeFileSync(path.join(codexHome, 'config.toml'), configOf(c, fx, url));
+  for (const [name, lines] of Object.entries(c.codex?.profiles ?? {})) fs.writeFileSync(path.join(codexHome, `${name}.config.toml`), `${fx.expand(lines)}\n`);
+  if (c.codex?.project !== undefined) {
+    fs.mkdirSync(path.join(fx.cwd, '.codex'), { recursive: true });
+    fs.writeFileSync(path.join(fx.cwd, '.codex', 'config.toml'), `${fx.expand(c.codex.project)}\n`);
+  }
+  const flags: Record<string, string> = {};
+  if (c.codex?.profile !== undefined) flags.profile = c.codex.profile;
+  if (c.codex?.sandbox !== undefined) flags.sandbox = c.codex.sandbox;
+  const env: Record<string, string> = { CODEX_HOME: codexHome };
+  if (c.codex?.tmpdir !== undefined) env.TMPDIR = path.join(fx.base, c.codex.tmpdir);
+  return { codexHome, env, addDirs: (c.addDirs ?? []).map(fx.expand), flags };
+}
+
 export async function runCodex(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
   const input = inputOf(c, fx);
   const script = [callOf(tool, input, fx)];
   const standIn = await startStandIn(openai, script);
   try {
-    const codexHome = path.join(fx.home, '.codex');
-    fs.mkdirSync(codexHome, { recursive: true });
-    fs.writeFileSync(path.join(codexHome, 'config.toml'), configOf(c, fx, standIn.url));
-    for (const [name, lines] of Object.entries(c.codex?.profiles ?? {})) fs.writeFileSync(path.join(codexHome, `${name}.config.toml`), `${fx.expand(lines)}\n`);
-    if (c.codex?.project !== undefined) {
-      fs.mkdirSync(path.join(fx.cwd, '.codex'), { recursive: true });
-      fs.writeFileSync(path.join(fx.cwd, '.codex', 'config.toml'), `${fx.expand(c.codex.project)}\n`);
-    }
+    const run = layCodexSettings(c, fx, standIn.url);
     const args = ['exec', '--json', '--skip-git-repo-check'];
-    for (const dir of c.addDirs ?? []) args.push('--add-dir', fx.expand(dir));
-    if (c.codex?.profile !== undefined) args.push('--profile', c.codex.profile);
-    if (c.codex?.sandbox !== undefined) args.push('--sandbox', c.codex.sandbox);
+    for (const dir of run.addDirs) args.push('--add-dir', dir);
+    for (const [name, value] of Object.entries(run.flags)) args.push(`--${name}`, value);
     args.push('go');
-    const env: Record<string, string> = { ...baseEnv(fx), CODEX_HOME: codexHome, STUB_KEY: 'stub' };
-    if (c.codex?.tmpdir !== undefined) env.TMPDIR = path.join(fx.base, c.codex.tmpdir);
+    const env: Record<string, string> = { ...baseEnv(fx), ...run.env, STUB_KEY: 'stub' };
     const ran = await runProgram(executableOf('codex'), args, { cwd: fx.cwd, env, timeoutMs });
     const answer = standIn.answers[0];
     const written = tool === 'shell-read' ? {} : { written: whereWritten(c, fx) };

@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { controlDir, EXTENSION_ID, waitFor, type ActivationTimes } from './helpers';
+import { patience } from '../../patience';
 
 const PERF_URI = vscode.Uri.from({ scheme: 'perf', path: 'Startup Performance' });
 
@@ -40,7 +41,7 @@ function activationRow(text: string, id: string): ActivationTimes | undefined {
 
 suite('Activation', () => {
   test("VS Code's activation time is recorded", async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is not installed in this editor`);
     await extension.activate();

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuditSummary } from '../../../src/shared/messages';
 import { EXTENSION_ID, waitFor, workspaceFolder } from './helpers';
+import { patience } from '../../patience';
 
 const SOURCE = 'Boundary Inspector';
 
@@ -42,7 +43,7 @@ function audit(): Thenable<AuditSummary[] | undefined> {
 }
 
 suite('Audit (Problems panel)', function () {
-  this.timeout(120_000);
+  this.timeout(patience(120_000));
 
   suiteSetup(async () => {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();

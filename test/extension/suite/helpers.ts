@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RefusalEntry } from '../../../src/shared/messages';
+import { patience } from '../../patience';
 
 export const EXTENSION_ID = 'boundary-inspector.boundary-inspector';
 
@@ -10,9 +11,10 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `probe` until it returns something other than undefined, or throws `message` after `timeout` ms. */
+/** Polls `probe` until it returns something other than undefined, or throws `message` after `timeout` ms on a quiet machine (patience.ts). */
 export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, message: string, timeout = 30_000, interval = 250): Promise<T> {
-  const deadline = Date.now() + timeout;
+  const limit = patience(timeout);
+  const deadline = Date.now() + limit;
   let lastError: unknown;
   for (;;) {
     try {
@@ -21,7 +23,7 @@ export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefi
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`${message} (waited ${timeout} ms)${lastError ? `: ${String(lastError)}` : ''}`);
+    if (Date.now() > deadline) throw new Error(`${message} (waited ${limit} ms)${lastError ? `: ${String(lastError)}` : ''}`);
     await sleep(interval);
   }
 }
@@ -114,14 +116,15 @@ function findTools(suffix: string): vscode.LanguageModelToolInformation[] {
 
 /** Starts the MCP servers (retrying: right after activation the first start can do nothing) until `suffix` is a tool. */
 export async function mcpTools(suffix: string, timeout = 90_000): Promise<vscode.LanguageModelToolInformation[]> {
-  const deadline = Date.now() + timeout;
+  const limit = patience(timeout);
+  const deadline = Date.now() + limit;
   let lastError: unknown;
   for (;;) {
     const found = findTools(suffix);
     if (found.length > 0) return found;
     if (Date.now() > deadline) {
       const names = vscode.lm.tools.map((tool) => tool.name).join(', ') || 'none';
-      throw new Error(`no MCP tool ending in _${suffix} after ${timeout} ms (tools: ${names})${lastError ? `; last start error: ${String(lastError)}` : ''}`);
+      throw new Error(`no MCP tool ending in _${suffix} after ${limit} ms (tools: ${names})${lastError ? `; last start error: ${String(lastError)}` : ''}`);
     }
     try {
       await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });

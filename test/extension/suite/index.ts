@@ -9,6 +9,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type MochaType from 'mocha';
 import { controlDir } from './helpers';
+import { patience } from '../../patience';
 
 type MochaClass = typeof MochaType;
 
@@ -33,7 +34,7 @@ export function run(): Promise<void> {
   const Mocha = loadMocha();
   // BI_TEST_GREP (from the harness's extension environment) runs only the tests whose full title matches.
   const grep = process.env['BI_TEST_GREP'];
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec', ...(grep ? { grep } : {}) });
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: patience(60_000), reporter: 'spec', ...(grep ? { grep } : {}) });
   // The files run in name order: activation, audit, extension, mcp, ui, walkthrough (the UI checks want the MCP refusal logged
   // and the audit run; the walkthrough's come after them, with the inspector closed).
   const files = readdirSync(__dirname)

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, harnessInfo, invoke, mcpTools, readRefusals, waitFor, workspaceFolder, type LoggedRefusal, type ToolOutput } from './helpers';
+import { patience } from '../../patience';
 
 /** The demo workspace's files, from the harness, or derived from the open folder (notes/ beside notes-evil/). */
 function demo() {
@@ -50,7 +51,7 @@ function listedWorkspaces(output: ToolOutput): ListedWorkspace[] {
 }
 
 suite('MCP server (through the editor)', function () {
-  this.timeout(120_000);
+  this.timeout(patience(120_000));
 
   suiteSetup(async () => {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();

@@ -9,9 +9,10 @@
 import * as vscode from 'vscode';
 import * as assert from 'node:assert/strict';
 import { handOver, harnessInfo, waitFor } from './helpers';
+import { patience } from '../../patience';
 
 suite('Inspector UI (driven by the harness)', function () {
-  this.timeout(300_000);
+  this.timeout(patience(300_000));
 
   test('the harness checks the panel', async function () {
     if (harnessInfo()?.drivesUi !== true) this.skip();

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, handOver, harnessInfo, waitFor } from './helpers';
+import { patience } from '../../patience';
 
 const WALKTHROUGH_ID = 'gettingStarted';
 /** How workbench.action.openWalkthrough names it: `<publisher>.<name>#<id>`. */
@@ -43,7 +44,7 @@ async function closeEditors(): Promise<void> {
 }
 
 suite('Walkthrough', function () {
-  this.timeout(300_000);
+  this.timeout(patience(300_000));
 
   test('the editor reads its strings from package.nls.json', () => {
     const manifest = extension().packageJSON as Manifest;
@@ -74,7 +75,7 @@ suite('Walkthrough', function () {
     // An input box would keep the command from settling.
     const settled = await Promise.race([
       Promise.resolve(vscode.commands.executeCommand('boundaryInspector.inspectPath', EXAMPLE)).then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), patience(10_000))),
     ]);
     assert.ok(settled, 'inspectPath with an input did not settle: it asked for one');
     await waitFor(
