@@ -78,18 +78,18 @@ function applyFix(p: Prepared, fix: Fix): { input: string } | undefined {
     else p.ctx = { ...p.ctx, flags: { ...p.ctx.flags, [name.replace(/^--/, '')]: value ?? 'true' } };
     return { input: p.input };
   }
-  if (fix.file !== undefined && fix.add !== undefined) {
-    const current = parsed(fix.file);
-    fs.mkdirSync(path.dirname(fix.file), { recursive: true });
-    // Added to settings that parse; written instead of a file that does not.
-    fs.writeFileSync(fix.file, current === undefined && fs.existsSync(fix.file) ? fix.add : JSON.stringify(mergeJson(current ?? {}, JSON.parse(fix.add)), null, 2));
-    return { input: p.input };
-  }
-  if (fix.file !== undefined && fix.line !== undefined && /^Remove/.test(fix.text)) {
+  if (fix.file !== undefined && fix.lines !== undefined && fix.line !== undefined) {
+    // Lines replaced: an entry or a pattern removed (its list's commas mended), or a whole file written again.
     const lines = fs.readFileSync(fix.file, 'utf8').split('\n');
-    lines.splice(fix.line - 1, 1);
+    lines.splice(fix.line - 1, fix.lines, ...(fix.add === '' ? [] : fix.add!.split('\n')));
     const text = lines.join('\n');
     fs.writeFileSync(fix.file, fix.file.endsWith('.json') && parsed(fix.file, text) === undefined ? (withoutTrailingCommas(text) ?? text) : text);
+    return { input: p.input };
+  }
+  if (fix.file !== undefined && fix.add !== undefined) {
+    // Settings added: the JSON merged into the file's.
+    fs.mkdirSync(path.dirname(fix.file), { recursive: true });
+    fs.writeFileSync(fix.file, JSON.stringify(mergeJson(parsed(fix.file) ?? {}, JSON.parse(fix.add)), null, 2));
     return { input: p.input };
   }
   if (fix.path !== undefined && /^Create the folder/.test(fix.text)) {
@@ -211,7 +211,7 @@ describe('every deny and ask of gemini-cli offers a fix that lets the request th
       // Each copy of the case has a folder of its own: a fix is moved to it.
       const moved = (fix: Fix, base: string): Fix => JSON.parse(JSON.stringify(fix).replaceAll(first.fx.base, base)) as Fix;
       assert.ok(fixes.length > 0);
-      const applicable = fixes.filter((fix) => fix.flag !== undefined || (fix.file !== undefined && (fix.add !== undefined || /^Remove/.test(fix.text))) || fix.path !== undefined);
+      const applicable = fixes.filter((fix) => fix.flag !== undefined || (fix.file !== undefined && fix.add !== undefined) || fix.path !== undefined);
       if (c.name in NO_FIX_TO_APPLY) {
         assert.deepEqual(applicable, [], NO_FIX_TO_APPLY[c.name]);
         return;

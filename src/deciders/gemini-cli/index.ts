@@ -75,7 +75,7 @@ function mendFix(file: string, text: string | undefined): Fix {
   const mended = text === undefined ? undefined : withoutTrailingCommas(text);
   return mended === undefined
     ? { text: `Make ${file} a valid JSON object: comments are allowed, trailing commas are not.`, file, line: 1 }
-    : { text: `Remove the trailing commas from ${file}: Gemini CLI allows comments, not trailing commas.`, file, line: 1, add: mended };
+    : { text: `Remove the trailing commas from ${file}: Gemini CLI allows comments, not trailing commas.`, file, line: 1, lines: text!.split('\n').length, add: mended };
 }
 
 function decide(this: Decider, input: string, toolName: string, ctx: DeciderContext): DeciderVerdict {
@@ -234,7 +234,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
     const { folder, message } = folders.failure;
     g.stage(stop('WorkspaceContext', folder.written, workspaceRule, `${message}: Gemini CLI stops at start, ${AS_OBSERVED}, though the setting's description says a missing folder is skipped with a warning`, folder.source));
     const absolute = path.resolve(host.processCwd, folder.written);
-    const fixes: Fix[] = folder.source.file ? [{ text: `Remove ${folder.written} from context.includeDirectories.`, file: folder.source.file, line: folder.source.line ?? 1 }] : [{ text: `Drop ${folder.source.flag ?? folder.source.text} from the command line.` }];
+    const fixes: Fix[] = folder.source.file ? [{ text: `Remove ${folder.written} from context.includeDirectories.`, file: folder.source.file, line: folder.source.line ?? 1, lines: 1, add: '' }] : [{ text: `Drop ${folder.source.flag ?? folder.source.text} from the command line.` }];
     if (message.startsWith('Directory does not exist')) fixes.push({ text: `Create the folder ${absolute}.`, path: absolute });
     else fixes.push({ text: `Include the folder that holds it, ${path.dirname(absolute)}, instead.`, flag: `--include-directories ${path.dirname(absolute)}` });
     return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: ${message}`, source: folder.source }, path: null, fixes });
@@ -399,7 +399,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
         fixes: ignored.source?.file === undefined
           ? [{ text: 'Read the file by its own path: read_file takes a link that leads out of the working folder for an ignored file.', path: resolved }]
           : [
-              { text: `Remove the pattern ${ignored.source.text} from ${ignored.source.file}.`, file: ignored.source.file, line: ignored.source.line ?? 1 },
+              { text: `Remove the pattern ${ignored.source.text} from ${ignored.source.file}.`, file: ignored.source.file, line: ignored.source.line ?? 1, lines: 1, add: '' },
               { text: 'Let read_file read what .geminiignore and .gitignore list.', file: target.file, line: target.line, add: JSON.stringify({ context: { fileFiltering: { respectGeminiIgnore: false, respectGitIgnore: false } } }) },
             ],
       });
