@@ -150,3 +150,34 @@ describe('gemini-cli where the recording cannot reach', () => {
     });
   }
 });
+
+// trace --as on another platform than the machine's: a disk with nothing on it.
+const NO_DISK = { lstat: () => ({ kind: 'missing' as const }), readlink: () => ({ ok: false as const, errno: 'ENOENT' }), readText: () => undefined };
+
+describe('gemini-cli on a simulated platform reads nothing and takes its folders as given', () => {
+  // Each: the platform, the input, the tool, the decision.
+  const SIMULATED: readonly [Platform, string, 'read_file' | 'write_file', Decision][] = [
+    // Inside, read: the working folder is taken as there and trusted.
+    ['win32', 'C:\\ws\\sub\\b.txt', 'read_file', 'allow'],
+    // .env folded to .ENV: blocked.
+    ['win32', 'C:\\ws\\.ENV', 'read_file', 'deny'],
+    // A write in the default mode: asks.
+    ['darwin', '/Users/me/ws/new.txt', 'write_file', 'ask'],
+    // Another drive: outside.
+    ['win32', 'D:\\x', 'read_file', 'deny'],
+  ];
+  for (const [platform, input, tool, want] of SIMULATED) {
+    test(`${platform} ${input} ${tool}`, () => {
+      const verdict = geminiCli.decide(input, tool, { platform, fs: NO_DISK, simulated: true, home: HOME[platform], cwd: CWD[platform], addDirs: [], allowed: [], env: {} });
+      assert.equal(verdict.decision, want, verdict.rule.text);
+      assert.equal(verdict.basis, 'documented');
+      assert.match(verdict.stages.at(-1)!.note, /simulated/);
+    });
+  }
+});
+
+test('gemini-cli: a working folder that is not there starts nothing', () => {
+  const verdict = geminiCli.decide('/work/ws/a.txt', 'read_file', { platform: 'linux', fs: fakeDisk('linux', {}), home: HOME.linux, cwd: '/work/none', addDirs: [], allowed: [], env: {} });
+  assert.equal(verdict.decision, 'deny');
+  assert.match(verdict.rule.text, /not a folder/);
+});

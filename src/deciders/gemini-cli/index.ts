@@ -6,7 +6,7 @@
 import type { ConfigFile, Decider, DeciderContext, DeciderStage, DeciderVerdict, Decision, Fix, RuleSource } from '../types.js';
 import { toolFor } from '../tools.js';
 import { ignoredForRead } from './ignore.js';
-import { GeminiPathError, geminiHost, isPathWithinRoot, isSubpath, onDisk, percentDecoded, realpathOf, resolveToRealPath, withoutReferenceMark, type GeminiHost } from './paths.js';
+import { GeminiPathError, geminiHost, isPathWithinRoot, isSubpath, onDisk, percentDecoded, realpathOf, resolveToRealPath, simulatedDisk, withoutReferenceMark, type GeminiHost } from './paths.js';
 import { approvalMode, geminiFlags, resolvePlanPath, SESSION_PLACEHOLDER, typedFlags, writePolicy, type ApprovalMode } from './policy.js';
 import { mergedSettings, readSettingsFiles, settingAt, sourceOf, type SettingsFiles } from './settings.js';
 import { lineOf, withoutTrailingCommas } from '../jsonSettings.js';
@@ -83,9 +83,12 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   if (!tool) throw new Error(`Gemini CLI has no tool ${toolName}: its tools are ${[...this.tools.read, ...this.tools.change].join(', ')}`);
   const g = new Gathered();
   const env = ctx.env;
-  const host = geminiHost(ctx.platform, ctx.fs, ctx.cwd);
-  const { path } = host;
   const home = env.GEMINI_CLI_HOME || ctx.home;
+  const flagIncludes = [...ctx.addDirs.flatMap((dir) => dir.split(',').map((part) => part.trim()).filter(Boolean)), ...geminiFlags(ctx.flags).includeDirectories];
+  const simulated = ctx.simulated === true;
+  const host = geminiHost(ctx.platform, simulated ? simulatedDisk(ctx.platform, [ctx.cwd, home, ...flagIncludes]) : ctx.fs, ctx.cwd);
+  const { path } = host;
+  if (simulated) g.unrecorded.push(`simulated: nothing of this machine is read; the working folder, the folders added and the home folder are taken as existing folders, the working folder as trusted, and no settings file as there`);
   if (ctx.platform !== 'linux') g.unrecorded.push(`recorded on Linux only: ${ctx.platform}'s path rules are read from Gemini CLI's code`);
   if (env.GEMINI_CLI_HOME) g.unrecorded.push('GEMINI_CLI_HOME (another home for its own files)');
   if (env.SANDBOX === 'sandbox-exec') g.unrecorded.push("macOS's sandbox-exec (its files under ~/.cache/.gemini)");
@@ -108,12 +111,16 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
 
   // 1. The command line.
   const flags = geminiFlags(ctx.flags);
-  const flagIncludes = [...ctx.addDirs.flatMap((dir) => dir.split(',').map((part) => part.trim()).filter(Boolean)), ...flags.includeDirectories];
   if (flags.error !== undefined) {
     g.stage(stop('command line', typedFlags(ctx.flags), 'yargs checks the flags before anything runs', flags.error));
     return finish({ decision: 'deny', rule: { text: `Gemini CLI refuses to start: ${flags.error}` }, path: null, fixes: [{ text: 'Pass one approval mode, as --approval-mode <default|auto_edit|yolo|plan>.', flag: '--approval-mode auto_edit' }] });
   }
   g.stage({ name: 'command line', status: 'pass', input: typedFlags(ctx.flags), output: null, rule: 'the flags that bear on a path: --approval-mode, --yolo, --skip-trust, --include-directories (repeatable, comma-separated)', note: flags.skipTrust ? '--skip-trust trusts the working folder for this run' : '' });
+
+  if (ctx.fs.lstat(onDisk(ctx.platform, host.processCwd)).kind !== 'directory' && !simulated) {
+    g.stage(stop('working folder', ctx.cwd, 'Gemini CLI runs in an existing folder', 'there is no folder there: nothing can be started in it'));
+    return finish({ decision: 'deny', rule: { text: `The working folder ${ctx.cwd} is not a folder: Gemini CLI cannot be started there` }, path: null, fixes: [{ text: `Create the folder ${host.processCwd}.`, path: host.processCwd }] });
+  }
 
   // 2. The settings layers, and the trust their merge needs.
   const files = readSettingsFiles(host, home, env);
@@ -123,6 +130,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
   const trustWithout = mergedSettings(files, false);
   const enabledSource = (trusted: boolean): RuleSource => sourceOf(files, ['security', 'folderTrust', 'enabled'], trusted)?.source ?? { text: 'security.folderTrust.enabled (default true)' };
   const trustCheck = (settings: Record<string, unknown>, trusted: boolean, skipTrust: boolean): TrustOutcome | { readonly error: string } => {
+    if (simulated) return { trusted: true, source: { text: 'simulated: the working folder is taken as trusted' } };
     const enabled = enabledOf(settings);
     const overridden = env.GEMINI_RESTRICTED_MODE === 'true' || skipTrust || env.GEMINI_CLI_TRUST_WORKSPACE === 'false' || env.GEMINI_CLI_TRUST_WORKSPACE === 'true';
     if (enabled && !overridden && trustFile.error !== undefined) return { error: `Error in ${trustFile.path}: ${trustFile.error}` };

@@ -157,3 +157,30 @@ export function withoutReferenceMark(host: GeminiHost, filePath: string, targetD
   if (!first) return clean;
   return exists(host, host.path.resolve(targetDir, `@${first}`)) ? clean : stripped;
 }
+
+/**
+ * The disk of a simulated platform: nothing of this machine is read, so the folders the program
+ * is started with (its working folder, the folders added, the home folder) are taken as existing
+ * folders with no link on them, and nothing else is there.
+ */
+export function simulatedDisk(platform: Platform, folders: readonly string[]): DeciderFileSystem {
+  const node = nodePath(platform);
+  // One spelling per folder: normalised, no separator at the end but a root's, case folded where the disk folds it.
+  const key = (path: string) => {
+    const normal = node.normalize(path);
+    const trimmed = /^([A-Za-z]:)?[\\/]$/.test(normal) ? normal : normal.replace(/[\\/]+$/, '');
+    return platform === 'linux' ? trimmed : trimmed.toLowerCase();
+  };
+  const known = new Set<string>();
+  for (const folder of folders) {
+    for (let current = node.resolve(folders[0] ?? '/', folder); ; current = node.dirname(current)) {
+      known.add(key(current));
+      if (node.dirname(current) === current) break;
+    }
+  }
+  return {
+    lstat: (path) => (known.has(key(path)) ? { kind: 'directory', dev: 0n, ino: 0n } : { kind: 'missing' }),
+    readlink: () => ({ ok: false, errno: 'EINVAL' }),
+    readText: () => undefined,
+  };
+}
