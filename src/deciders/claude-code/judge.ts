@@ -8,7 +8,7 @@
 import type { Decision, DeciderStage, RuleSource } from '../types.js';
 import type { Effective } from './config.js';
 import { folderHolding, isWithin, type Spelled, type WorkingFolder } from './paths.js';
-import { anchorOf, matchingRules, type Access, type PathRule, type Rule, type RuleMatch } from './rules.js';
+import { anchorOf, matchingRules, RULE_TOOL, type Access, type PathRule, type Rule, type RuleMatch } from './rules.js';
 import { isNetworkPath, sensitiveReason, suspiciousForm } from './safety.js';
 import { ROLES, type Behavior } from './settings.js';
 
@@ -75,6 +75,12 @@ function allowFor(effective: Effective, access: Access, spellings: readonly stri
     first ??= match;
   }
   return first;
+}
+
+/** The allow rules in force for an access, each as the matcher takes it and below which folder: what a person needs to see why none matched. */
+function triedAllows(effective: Effective, access: Access): string {
+  const tried = effective.pathRules[access].allow.map(({ rule, compiled, anchored }) => `\`${rule.text}\` as \`${compiled.pattern}\` below ${anchored.root ?? effective.setup.cwd}`);
+  return tried.length === 0 ? `no ${RULE_TOOL[access]} allow rule in force` : `tried: ${tried.join(', ')}`;
 }
 
 function toolRule(effective: Effective, tool: ClaudeTool, behavior: Behavior): Rule | undefined {
@@ -369,7 +375,7 @@ function readRest(p: Pipeline, effective: Effective, tool: ClaudeTool, spelled: 
     p.add('allow rules', 'pass', list, spelled.requested, 'a Read allow rule must match every spelling', describeMatch(allow, effective), sourceOfRule(allow.rule));
     return finish({ decision: 'allow', rule: { text: allow.rule.text, source: sourceOfRule(allow.rule) } }, matches);
   }
-  p.add('allow rules', 'ask', list, null, 'a Read allow rule must match every spelling', effective.pathRules.read.allow.length === 0 ? 'no Read allow rule in force' : `no Read allow rule matches ${spellings.length > 1 ? 'every spelling' : spelled.requested}`);
+  p.add('allow rules', 'ask', list, null, 'a Read allow rule must match every spelling', effective.pathRules.read.allow.length === 0 ? triedAllows(effective, 'read') : `no Read allow rule matches ${spellings.length > 1 ? 'every spelling' : spelled.requested}; ${triedAllows(effective, 'read')}`);
   if (carriedOut) p.differences.push(`Claude Code judges ${spelled.requested} by its own path and by where its link leads: an allow rule on either alone does not let it through.`);
   const linkIn = spelled.landing !== spelled.requested && !carriedOut && outside.includes(spelled.requested) && folderHolding(spelled.landing, effective.working, effective.setup.platform);
   if (linkIn) p.differences.push(`Claude Code asks for ${spelled.requested} although its link leads into the working folder: the path asked must be inside as well.`);
@@ -407,7 +413,7 @@ function changeRest(p: Pipeline, effective: Effective, tool: ClaudeTool, spelled
       pending = { decision: 'allow', rule: { text: rule.text, source: sourceOfRule(rule) } };
     } else {
       const { carriedOut } = outsideNote(effective, spelled, outside, 'write to');
-      p.add('allow rules', 'ask', list, null, 'an Edit allow rule must match every spelling', effective.pathRules.edit.allow.length === 0 ? 'no Edit allow rule in force (a Write(...) rule is not one: Claude Code reads path rules of Edit only)' : `no Edit allow rule matches ${spellings.length > 1 ? 'every spelling' : requested}`);
+      p.add('allow rules', 'ask', list, null, 'an Edit allow rule must match every spelling', effective.pathRules.edit.allow.length === 0 ? `${triedAllows(effective, 'edit')} (a Write(...) rule is not one: Claude Code reads path rules of Edit only)` : `no Edit allow rule matches ${spellings.length > 1 ? 'every spelling' : requested}; ${triedAllows(effective, 'edit')}`);
       pending = { decision: 'ask', rule: { text: inside ? `mode ${mode.mode}: a change asks` : carriedOut ? 'a link that leads outside the working folders' : 'outside the working folders' }, askKind: carriedOut ? 'safety' : 'plain' };
     }
   }
