@@ -14,10 +14,11 @@ export const deciderOptions = {
   home: { type: 'string' },
   sandbox: { type: 'string' },
   profile: { type: 'string' },
+  settings: { type: 'string' },
 } as const;
 
 /** The options that are one program's own flags, passed on to its decider as they are. */
-const PROGRAM_FLAGS = ['sandbox', 'profile'] as const;
+const PROGRAM_FLAGS = ['sandbox', 'profile', 'settings'] as const;
 
 /** The options' lines of --help, for trace and compare alike. */
 export const DECIDER_OPTIONS_HELP = `  --allowed <dir>                    server-filesystem: an allowed directory, as on its command
@@ -29,7 +30,8 @@ export const DECIDER_OPTIONS_HELP = `  --allowed <dir>                    server
   --home <dir>                       the home folder: where user settings are read, and what ~
                                      means (default: $HOME)
   --sandbox <mode>, --profile <name> codex: its own --sandbox (read-only, workspace-write,
-                                     danger-full-access) and --profile ($CODEX_HOME/<name>.config.toml)`;
+                                     danger-full-access) and --profile ($CODEX_HOME/<name>.config.toml)
+  --settings <file-or-json>          claude-code: its own --settings, a settings layer of its own`;
 
 /** The registered deciders, in the order people meet them. */
 export function registeredDeciders(): Decider[] {
@@ -85,6 +87,7 @@ export interface DeciderValues {
   readonly home?: string | undefined;
   readonly sandbox?: string | undefined;
   readonly profile?: string | undefined;
+  readonly settings?: string | undefined;
   readonly platform?: string | undefined;
   readonly case?: string | undefined;
   readonly symlinks?: string | undefined;
