@@ -1,6 +1,7 @@
 // Every decider, by name, and how a tool name (the program's own, or one of this server's) becomes
 // the program's own tool. A decider's module adds itself to DECIDERS below.
 import { boundaryInspector } from './boundary-inspector/index.js';
+import { claudeCode } from './claude-code/index.js';
 import { codex } from './codex/index.js';
 import { geminiCli } from './gemini-cli/index.js';
 import { naive } from './naive/index.js';
@@ -13,6 +14,7 @@ export { toolFor } from './tools.js';
 export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
   'boundary-inspector': boundaryInspector,
   'server-filesystem': serverFilesystem,
+  'claude-code': claudeCode,
   codex,
   'gemini-cli': geminiCli,
   naive,

@@ -186,6 +186,20 @@ describe('trace --as and compare', { skip: process.platform === 'win32' && 'need
     assert.equal((open.rule as { source: { file: string } }).source.file, path.join(dir, 'home', '.codex', 'open.config.toml'));
   });
 
+  test('claude-code takes --settings, a file or inline JSON, as a settings layer of its own', () => {
+    const file = path.join(dir, 'flag-settings.json');
+    fs.writeFileSync(file, '{\n  "permissions": {\n    "deny": ["Read(./a.txt)"]\n  }\n}\n');
+    const byFile = json<{ decision: string; rule: { source?: { file?: string; line?: number } } }>(['trace', `${ws}/a.txt`, '--as', 'claude-code', '--tool', 'Read', '--cwd', ws, '--home', path.join(dir, 'home'), '--settings', file]);
+    assert.equal(byFile.status, 3);
+    assert.equal(byFile.body.decision, 'deny');
+    assert.deepEqual(byFile.body.rule.source, { text: 'Read(./a.txt)', file, line: 3 });
+    const inline = json<{ decision: string; rule: { source?: { flag?: string } } }>(['trace', `${ws}/a.txt`, '--as', 'claude-code', '--tool', 'Read', '--cwd', ws, '--home', path.join(dir, 'home'), '--settings', '{"permissions":{"deny":["Read(./a.txt)"]}}']);
+    assert.equal(inline.body.decision, 'deny');
+    assert.equal(inline.body.rule.source?.flag, '--settings');
+    const none = json<{ decision: string }>(['trace', `${ws}/a.txt`, '--as', 'claude-code', '--tool', 'Read', '--cwd', ws, '--home', path.join(dir, 'home')]);
+    assert.equal(none.body.decision, 'allow');
+  });
+
   test('gemini-cli: a write in the default mode asks, and the --approval-mode offered lets it through; .env and an untrusted folder are refused', () => {
     const home = path.join(dir, 'home');
     const trust = path.join(home, '.gemini', 'trustedFolders.json');
@@ -221,7 +235,7 @@ describe('trace --as and compare', { skip: process.platform === 'win32' && 'need
 
   test('--help documents --as, the deciders and their inputs, for trace and compare', () => {
     const trace = run(['trace', '--help']).stdout;
-    for (const text of ['--as <decider>', '--allowed <dir>', '--cwd <dir>', '--add-dir <dir>', '--home <dir>', '--sandbox <mode>', '--profile <name>', '--approval-mode <mode>', ...REGISTERED]) assert.ok(trace.includes(text), text);
+    for (const text of ['--as <decider>', '--allowed <dir>', '--cwd <dir>', '--add-dir <dir>', '--home <dir>', '--sandbox <mode>', '--profile <name>', '--settings <file-or-json>', '--approval-mode <mode>', ...REGISTERED]) assert.ok(trace.includes(text), text);
     const compare = run(['compare', '--help']);
     assert.equal(compare.status, 0);
     for (const text of ['Usage: boundary-inspector compare <input>', '--allowed <dir>', '--json']) assert.ok(compare.stdout.includes(text), text);

@@ -381,6 +381,26 @@ const CLAUDE: readonly DeciderCase[] = [
   claude('allow-target-read-through-link', '{base}/ws/escape-file', 'Read', { user: permissions({ allow: ['Read(/{base}/outside/**)'] }) }),
   // An allow rule on the link's path, read through it.
   claude('allow-link-path-read', '{base}/ws/escape-file', 'Read', { user: permissions({ allow: ['Read(./escape-file)'] }) }),
+  // An allow rule on both ends of the link, read through it.
+  claude('allow-both-link-ends-read', '{base}/ws/escape-file', 'Read', { user: permissions({ allow: ['Read(./escape-file)', 'Read(/{base}/outside/secret.txt)'] }) }),
+  // `~/` in an allow rule.
+  claude('allow-read-tilde', '{home}/h.txt', 'Read', { user: permissions({ allow: ['Read(~/h.txt)'] }) }),
+  // An allow `sub/**` of one name: anchored at the working folder, or a name at any depth?
+  claude('allow-edit-one-name-folder-nested', '{base}/ws/conf/sub/new.txt', 'Write', { local: permissions({ allow: ['Edit(sub/**)'] }) }, { tree: { 'ws/conf/sub/c.txt': 'c\n' } }),
+  // A deny `./sub/**` of one name against conf/sub/: a name at any depth?
+  claude('deny-read-one-name-folder-nested', '{base}/ws/conf/sub/c.txt', 'Read', { project: permissions({ deny: ['Read(./sub/**)'] }) }, { tree: { 'ws/conf/sub/c.txt': 'c\n' } }),
+  // A relative deny rule and a file in an added folder.
+  claude('deny-read-relative-added-dir', '{base}/extra/.env', 'Read', { user: permissions({ deny: ['Read(.env)'] }) }, { addDirs: ['{base}/extra'], tree: { 'extra/.env': 'X=1\n' } }),
+  // A deny on a folder named through a link, the file read by its real path.
+  claude('deny-linked-folder-real-path', '{base}/ws/sub/b.txt', 'Read', { project: permissions({ deny: ['Read(/{base}/ws/inner/**)'] }) }),
+  // acceptEdits: an edit of a link at the last name (to a file inside).
+  claude('accept-edits-edit-link', '{base}/ws/to-a', 'Edit', { user: permissions({}, { defaultMode: 'acceptEdits' }) }, { tree: { 'ws/to-a': link('a.txt') } }),
+  // acceptEdits: a write of a shell profile inside.
+  claude('protected-bashrc', '{base}/ws/.bashrc', 'Write', { user: permissions({}, { defaultMode: 'acceptEdits' }) }),
+  // A read of a name holding `~` and a digit, as a Windows short name does.
+  claude('read-tilde-digit', '{base}/ws/backup~1.txt', 'Read', {}, { tree: { 'ws/backup~1.txt': 'b\n' } }),
+  // A deny on the whole Write tool, and a write inside in acceptEdits.
+  claude('deny-whole-write-tool', '{base}/ws/new.txt', 'Write', { user: permissions({ deny: ['Write'] }, { defaultMode: 'acceptEdits' }) }),
 ];
 
 // ------------------------------------------------------------------------------------------------

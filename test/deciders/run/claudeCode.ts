@@ -31,7 +31,8 @@ function scriptOf(tool: ToolName, input: string, fx: CaseFixture): ScriptedCall[
 }
 
 const ASK = /requested permissions to /;
-const DENY = /denied by your permission settings|has been denied|deny rule|while in plan mode/i;
+// A tool denied whole is taken out of the session: the call finds no such tool.
+const DENY = /denied by your permission settings|has been denied|deny rule|while in plan mode|^Refusing to (?:write|read)|No such tool available/i;
 const NOT_DECIDED = /has not been read yet|must be read first/i;
 const FAILED = /does not exist|no such file|EISDIR|is a directory/i;
 
@@ -43,18 +44,27 @@ export function classifyClaude(output: string, isError: boolean): Pick<Observati
   return { decision: 'allow' };
 }
 
-export async function runClaudeCode(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
+/**
+ * Writes a case's settings files where Claude Code reads them (and the trust record), in the
+ * case's folder; the `--settings` file, when there is one, is returned.
+ */
+export function writeClaudeSettings(c: DeciderCase, fx: CaseFixture): { settingsFile?: string } {
   const settings = c.claude ?? {};
   if (settings.user) writeSettings(path.join(fx.home, '.claude', 'settings.json'), settings.user, fx);
   if (settings.project) writeSettings(path.join(fx.cwd, '.claude', 'settings.json'), settings.project, fx);
   if (settings.local) writeSettings(path.join(fx.cwd, '.claude', 'settings.local.json'), settings.local, fx);
   if (settings.trusted) writeSettings(path.join(fx.home, '.claude.json'), { projects: { [fx.cwd]: { hasTrustDialogAccepted: true } } }, fx);
+  if (!settings.flag) return {};
+  const file = path.join(fx.base, 'flag-settings.json');
+  writeSettings(file, settings.flag, fx);
+  return { settingsFile: file };
+}
+
+export async function runClaudeCode(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
+  const settings = c.claude ?? {};
+  const { settingsFile } = writeClaudeSettings(c, fx);
   const args = ['-p', 'go', '--output-format', 'stream-json', '--verbose'];
-  if (settings.flag) {
-    const file = path.join(fx.base, 'flag-settings.json');
-    writeSettings(file, settings.flag, fx);
-    args.push('--settings', file);
-  }
+  if (settingsFile) args.push('--settings', settingsFile);
   // The flag would override a defaultMode set in a settings file.
   const setsMode = [settings.user, settings.project, settings.local, settings.flag].some((layer) => layer !== undefined && 'defaultMode' in ((layer as { permissions?: object }).permissions ?? {}));
   if (!setsMode) args.push('--permission-mode', 'default');
