@@ -6,7 +6,7 @@ import type { Decision, RuleSource } from '../types.js';
 import { GeminiPathError, isSubpath, resolveToRealPath, trimTrailingSpacesAndDots, blockedSegment, type GeminiHost } from './paths.js';
 
 /** Gemini CLI's approval modes, by the names its flag and setting take. */
-export const APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
+const APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 /** The flags of Gemini CLI's command line this model reads. */
@@ -112,7 +112,7 @@ const EXACT_BUILD_FILES = new Set([
 const BUILD_EXTENSIONS = new Set(['.bzl', '.bazel', '.bzlmod', '.mk', '.cmake']);
 
 /** isBuildFile: the name the path resolves to is a build or dependency file. */
-export function isBuildFile(host: GeminiHost, filePath: string): boolean {
+function isBuildFile(host: GeminiHost, filePath: string): boolean {
   let clean = filePath.replace(/\0/g, '');
   if (host.platform === 'win32') clean = trimTrailingSpacesAndDots(clean);
   const normalized = clean.replace(/\\/g, '/');

@@ -55,7 +55,7 @@ function mergeInto(target: Record<string, unknown>, source: Readonly<Record<stri
 }
 
 /** customDeepMerge over the defaults and the layers given, in order. */
-export function mergeLayers(layers: readonly Readonly<Record<string, unknown>>[]): Record<string, unknown> {
+function mergeLayers(layers: readonly Readonly<Record<string, unknown>>[]): Record<string, unknown> {
   const merged: Record<string, unknown> = {};
   for (const layer of [structuredClone(DEFAULTS) as Record<string, unknown>, ...layers]) mergeInto(merged, layer, []);
   return merged;

@@ -5,7 +5,7 @@ import { isJsonObject, lineOf, readJsonSettings } from '../jsonSettings.js';
 import type { RuleSource } from '../types.js';
 import { exists, isSubpath, normalizePath, realpathOf, type GeminiHost } from './paths.js';
 
-export const TRUST_LEVELS = ['TRUST_FOLDER', 'TRUST_PARENT', 'DO_NOT_TRUST'] as const;
+const TRUST_LEVELS = ['TRUST_FOLDER', 'TRUST_PARENT', 'DO_NOT_TRUST'] as const;
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
 
 export interface TrustFile {
