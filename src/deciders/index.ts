@@ -3,6 +3,7 @@
 import { boundaryInspector } from './boundary-inspector/index.js';
 import { claudeCode } from './claude-code/index.js';
 import { codex } from './codex/index.js';
+import { geminiCli } from './gemini-cli/index.js';
 import { naive } from './naive/index.js';
 import { serverFilesystem } from './server-filesystem/index.js';
 import type { Decider, DeciderName } from './types.js';
@@ -15,5 +16,6 @@ export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
   'server-filesystem': serverFilesystem,
   'claude-code': claudeCode,
   codex,
+  'gemini-cli': geminiCli,
   naive,
 };

@@ -108,6 +108,12 @@ export interface DeciderVerdict {
 export interface DeciderFileSystem extends FileSystemPort {
   /** The whole text of a file, or undefined when there is none (or it cannot be read). */
   readText(path: string): string | undefined;
+  /**
+   * Who owns an entry and its mode bits (`stat(2)`, the link itself with `noFollow`), or
+   * undefined when it cannot be told. Optional: a program that skips a configuration file others
+   * could have written (Gemini CLI's system settings) needs it; without it the file is taken as safe.
+   */
+  ownership?(path: string, options?: { readonly noFollow?: boolean }): { readonly uid: number; readonly mode: number } | undefined;
 }
 
 /** What a program's decision depends on besides its configuration files. */
@@ -138,7 +144,8 @@ export interface DeciderContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /**
    * The program's own command-line options that bear on its decision, other than `--add-dir`, by
-   * name without dashes (Codex's `sandbox` and `profile`); absent when none was given.
+   * name without dashes (Codex's `sandbox` and `profile`, Gemini CLI's `approval-mode`, with
+   * `true` for a flag that takes no value); absent when none was given.
    */
   readonly flags?: Readonly<Record<string, string>>;
   /** The workspace folders and settings VS Code reports, for `vscode-agent` (the extension reads them through its API). */

@@ -87,6 +87,14 @@ export const nodeDeciderFileSystem: DeciderFileSystem = {
       return undefined;
     }
   },
+  ownership(path: string, options?: { readonly noFollow?: boolean }) {
+    try {
+      const stats = options?.noFollow === true ? fs.lstatSync(path) : fs.statSync(path);
+      return { uid: stats.uid, mode: stats.mode };
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 /**

@@ -146,7 +146,8 @@ describe('trace --as and compare', { skip: process.platform === 'win32' && 'need
   });
 
   test('compare: every decider allows a file inside, exit 0', () => {
-    const { status, body } = json<{ decision: string }[]>(['compare', `${ws}/a.txt`, '--root', ws]);
+    // Gemini CLI stops in a folder nobody trusted; the variable trusts it, as for any headless run.
+    const { status, body } = json<{ decision: string }[]>(['compare', `${ws}/a.txt`, '--root', ws], { GEMINI_CLI_TRUST_WORKSPACE: 'true' });
     assert.equal(status, 0);
     assert.ok(body.every((verdict) => verdict.decision === 'allow'), JSON.stringify(body));
   });
@@ -199,6 +200,30 @@ describe('trace --as and compare', { skip: process.platform === 'win32' && 'need
     assert.equal(none.body.decision, 'allow');
   });
 
+  test('gemini-cli: a write in the default mode asks, and the --approval-mode offered lets it through; .env and an untrusted folder are refused', () => {
+    const home = path.join(dir, 'home');
+    const trust = path.join(home, '.gemini', 'trustedFolders.json');
+    fs.mkdirSync(path.dirname(trust), { recursive: true });
+    fs.writeFileSync(trust, JSON.stringify({ [ws]: 'TRUST_FOLDER' }, null, 2));
+    const base = ['--as', 'gemini-cli', '--cwd', ws, '--home', home];
+    const asked = ['trace', `${ws}/new.txt`, ...base, '--tool', 'write_file'];
+    const { status, body } = json(asked);
+    assert.equal(status, 3);
+    assert.equal(body.decision, 'ask');
+    const flag = (body.fixes as { flag?: string }[]).find((fix) => fix.flag?.startsWith('--approval-mode'))!.flag!;
+    const fixed = json([...asked, ...flag.split(' ')]);
+    assert.equal(fixed.status, 0);
+    assert.equal(fixed.body.decision, 'allow');
+    fs.writeFileSync(path.join(ws, '.env'), 'X=1\n');
+    const dotenv = json(['trace', `${ws}/.env`, ...base]).body;
+    assert.equal(dotenv.decision, 'deny');
+    assert.match((dotenv.rule as { text: string }).text, /^Path not in workspace/);
+    fs.rmSync(trust);
+    const untrusted = json(['trace', `${ws}/a.txt`, ...base]).body;
+    assert.equal(untrusted.decision, 'deny');
+    assert.ok((untrusted.fixes as { flag?: string }[]).some((fix) => fix.flag === '--skip-trust'));
+  });
+
   test("usage: an unknown decider, and a decider's input without --as", () => {
     const unknown = run(['trace', 'a.txt', '--as', 'cursor', '--root', ws]);
     assert.equal(unknown.status, 2);
@@ -210,7 +235,7 @@ describe('trace --as and compare', { skip: process.platform === 'win32' && 'need
 
   test('--help documents --as, the deciders and their inputs, for trace and compare', () => {
     const trace = run(['trace', '--help']).stdout;
-    for (const text of ['--as <decider>', '--allowed <dir>', '--cwd <dir>', '--add-dir <dir>', '--home <dir>', '--sandbox <mode>', '--profile <name>', '--settings <file-or-json>', ...REGISTERED]) assert.ok(trace.includes(text), text);
+    for (const text of ['--as <decider>', '--allowed <dir>', '--cwd <dir>', '--add-dir <dir>', '--home <dir>', '--sandbox <mode>', '--profile <name>', '--settings <file-or-json>', '--approval-mode <mode>', ...REGISTERED]) assert.ok(trace.includes(text), text);
     const compare = run(['compare', '--help']);
     assert.equal(compare.status, 0);
     for (const text of ['Usage: boundary-inspector compare <input>', '--allowed <dir>', '--json']) assert.ok(compare.stdout.includes(text), text);

@@ -80,6 +80,14 @@ export interface GeminiSettings {
   readonly trusted?: Readonly<Record<string, string>>;
   /** --approval-mode; by default `auto_edit` for a change (so the path is what decides) and none for a read. */
   readonly approvalMode?: string | null;
+  /** system-defaults.json, beside the system settings file. */
+  readonly systemDefaults?: object;
+  /** Other flags, after the case's own. */
+  readonly args?: readonly string[];
+  /** Variables added to the run's environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Files written before the run, relative to {base}, placeholders replaced in their text. */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 export type ToolName =
@@ -642,6 +650,102 @@ const GEMINI: readonly DeciderCase[] = [
   gemini('trust-through-link', '{base}/ws/a.txt', READ, { trusted: { '{base}/ws-link': 'TRUST_FOLDER' } }, { cwd: 'ws-link' }),
   // A .geminiignore entry.
   gemini('geminiignore', '{base}/ws/sub/b.txt', READ, {}, { tree: { 'ws/.geminiignore': 'sub/\n' } }),
+  // `%252e%252e`: decoded once to open the file, and again by the workspace check, to `..`.
+  gemini('encoded-twice', '{base}/ws/%252e%252e/outside/secret.txt', READ, {}),
+  // `git~1`: a Windows short name of .git, blocked on Linux too.
+  gemini('short-name-git', '{base}/ws/git~1/x.txt', READ, {}, { tree: { 'ws/git~1/x.txt': 'x\n' } }),
+  // `@sub/b.txt`: the leading `@` of a file reference is dropped when no such name exists.
+  gemini('at-prefix', '@sub/b.txt', READ, {}),
+  // includeDirectories naming the working folder's .git: the working folder is looked at first.
+  gemini('include-dirs-git-folder', '{base}/ws/.git/HEAD', READ, { user: { context: { includeDirectories: ['{base}/ws/.git'] } } }),
+  // includeDirectories in the user's and the workspace's settings: both lists count.
+  gemini('include-dirs-concat', '{base}/extra/notes.txt', READ, { user: { context: { includeDirectories: ['{base}/extra'] } }, workspace: { context: { includeDirectories: ['{base}/outside'] } } }),
+  // general.defaultApprovalMode auto_edit in the user's settings, no flag.
+  gemini('approval-setting-auto-edit', '{base}/ws/new.txt', WRITE, { user: { general: { defaultApprovalMode: 'auto_edit' } }, approvalMode: null }),
+  // general.defaultApprovalMode yolo in the user's settings: only the flag turns yolo on.
+  gemini('approval-setting-yolo', '{base}/ws/new.txt', WRITE, { user: { general: { defaultApprovalMode: 'yolo' } }, approvalMode: null }),
+  // The workspace's default over the user's: a scalar setting from the later layer wins.
+  gemini('approval-workspace-over-user', '{base}/ws/new.txt', WRITE, { user: { general: { defaultApprovalMode: 'auto_edit' } }, workspace: { general: { defaultApprovalMode: 'default' } }, approvalMode: null }),
+  // The system's default over the workspace's.
+  gemini('approval-system-over-workspace', '{base}/ws/new.txt', WRITE, { workspace: { general: { defaultApprovalMode: 'auto_edit' } }, system: { general: { defaultApprovalMode: 'default' } }, approvalMode: null }),
+  // A name starting with `..` inside: auto_edit's path checker takes it for a way out.
+  gemini('dotdot-name-write', '{base}/ws/..notes.txt', WRITE, {}),
+  // The same name in yolo mode, where that checker does not run.
+  gemini('dotdot-name-write-yolo', '{base}/ws/..notes.txt', WRITE, { approvalMode: 'yolo' }),
+  // A build file (package.json) inside: protected in a headless run.
+  gemini('build-file-write', '{base}/ws/sub/package.json', WRITE, {}),
+  // .vscode/ inside: auto_edit asks for it, and nobody can answer headless.
+  gemini('vscode-write', '{base}/ws/.vscode/settings.json', WRITE, {}),
+  // The project's temporary folder in yolo mode.
+  gemini('project-temp-dir-yolo', '{home}/.gemini/tmp/ws/new.txt', WRITE, { approvalMode: 'yolo' }),
+  // A plan written in plan mode by a bare name: into the plans folder.
+  gemini('write-plan-mode-plan-file', 'plan.md', WRITE, { approvalMode: 'plan' }),
+  // A bare name that is not Markdown in plan mode: in the plans folder, but not a plan.
+  gemini('write-plan-mode-text-file', 'notes.txt', WRITE, { approvalMode: 'plan' }),
+  // Plan mode turned off in the settings: --approval-mode plan falls back to default.
+  gemini('plan-disabled', '{base}/ws/new.txt', WRITE, { user: { general: { plan: { enabled: false } } }, approvalMode: 'plan' }),
+  // includeDirectories in system-defaults.json, beside the system settings.
+  gemini('include-dirs-system-defaults', '{base}/extra/notes.txt', READ, { systemDefaults: { context: { includeDirectories: ['{base}/extra'] } } }),
+  // includeDirectories naming a variable of the environment.
+  gemini('include-dirs-env-var', '{base}/extra/notes.txt', READ, { user: { context: { includeDirectories: ['$EXTRA_DIR'] } }, env: { EXTRA_DIR: '{base}/extra' } }),
+  // includeDirectories naming a file.
+  gemini('include-dirs-file', '{base}/ws/a.txt', READ, { user: { context: { includeDirectories: ['{base}/extra/notes.txt'] } } }),
+  // --include-directories with two folders in one value.
+  gemini('include-dirs-flag-comma', '{base}/extra/notes.txt', READ, { args: ['--include-directories', '{base}/outside,{base}/extra'] }),
+  // The editor's folders, from GEMINI_CLI_IDE_WORKSPACE_PATH.
+  gemini('ide-workspace-path', '{base}/extra/notes.txt', READ, { env: { GEMINI_CLI_IDE_WORKSPACE_PATH: '{base}/extra' } }),
+  // Started in the home folder, whose .gemini/settings.json is the user's.
+  gemini('started-in-home', '{base}/extra/notes.txt', READ, { user: { context: { includeDirectories: ['{base}/extra'] } } }, { cwd: 'home' }),
+  // No trust rule, GEMINI_CLI_TRUST_WORKSPACE=true.
+  gemini('trust-env-true', '{base}/ws/a.txt', READ, { trusted: {}, env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' } }),
+  // A trusted folder, GEMINI_CLI_TRUST_WORKSPACE=false.
+  gemini('trust-env-false', '{base}/ws/a.txt', READ, { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } }),
+  // No trust rule, --skip-trust.
+  gemini('skip-trust', '{base}/ws/a.txt', READ, { trusted: {}, args: ['--skip-trust'] }),
+  // No trust rule, --skip-trust, includeDirectories in the workspace's settings.
+  gemini('skip-trust-workspace-include', '{base}/extra/notes.txt', READ, { trusted: {}, args: ['--skip-trust'], workspace: { context: { includeDirectories: ['{base}/extra'] } } }),
+  // GEMINI_RESTRICTED_MODE=true with --skip-trust.
+  gemini('restricted-mode', '{base}/ws/a.txt', READ, { args: ['--skip-trust'], env: { GEMINI_RESTRICTED_MODE: 'true' } }),
+  // A trustedFolders.json that does not parse.
+  gemini('trusted-folders-broken', '{base}/ws/a.txt', READ, { files: { 'home/.gemini/trustedFolders.json': '{"{base}/ws": "TRUST_FOLDER",}' } }),
+  // The workspace's settings file with a trailing comma.
+  gemini('settings-trailing-comma', '{base}/ws/a.txt', READ, { files: { 'ws/.gemini/settings.json': '{"context": {"includeDirectories": []},}' } }),
+  // general.defaultApprovalMode with a value it does not know.
+  gemini('approval-setting-unknown', '{base}/ws/new.txt', WRITE, { user: { general: { defaultApprovalMode: 'autoEdit' } }, approvalMode: null }),
+  // --approval-mode with a value it does not know.
+  gemini('approval-flag-unknown', '{base}/ws/new.txt', WRITE, { approvalMode: 'auto' }),
+  // security.disableYoloMode with --approval-mode yolo.
+  gemini('disable-yolo', '{base}/ws/new.txt', WRITE, { user: { security: { disableYoloMode: true } }, approvalMode: 'yolo' }),
+  // -y for yolo, .vscode inside.
+  gemini('yolo-short-flag-vscode', '{base}/ws/.vscode/settings.json', WRITE, { approvalMode: null, args: ['-y'] }),
+  // A write outside in the default mode: asked before the path is looked at.
+  gemini('write-default-approval-outside', '{base}/outside/new.txt', WRITE, { approvalMode: null }),
+  // Dockerfile.<name>, a build file, in yolo mode.
+  gemini('build-file-dockerfile-yolo', '{base}/ws/Dockerfile.dev', WRITE, { approvalMode: 'yolo' }),
+  // VSCODE~1, the short name of .vscode.
+  gemini('vscode-short-name', '{base}/ws/VSCODE~1/settings.json', WRITE, {}),
+  // Its memory inbox, in yolo mode.
+  gemini('memory-inbox', '{home}/.gemini/tmp/ws/memory/.inbox/x.patch', WRITE, { approvalMode: 'yolo' }),
+  // projects.json giving the project another temporary folder.
+  gemini('project-registry', '{home}/.gemini/tmp/ws-2/x.txt', WRITE, { approvalMode: 'yolo', files: { 'home/.gemini/projects.json': '{"projects": {"{base}/ws": "ws-2"}}', 'home/.gemini/tmp/ws-2/.project_root': '{base}/ws', 'home/.gemini/history/ws-2/.project_root': '{base}/ws' } }),
+  // context.fileName renaming the global memory file.
+  gemini('memory-file-renamed', '{home}/.gemini/AGENTS.md', READ, { user: { context: { fileName: 'AGENTS.md' } } }, { tree: { 'home/.gemini/AGENTS.md': '# memory\n' } }),
+  // Its own settings file.
+  gemini('own-settings-file', '{home}/.gemini/settings.json', READ, {}),
+  // "..." in a path longer than 20 characters.
+  gemini('ellipsis-name', '{base}/ws/wait...what.txt', READ, {}, { tree: { 'ws/wait...what.txt': 'x\n' } }),
+  // A dangling link inside that points out, written through.
+  gemini('dangling-link-out', '{base}/ws/dl', WRITE, {}, { tree: { 'ws/dl': link('../outside/made-by-link.txt') } }),
+  // A dangling link inside that stays inside, written through.
+  gemini('dangling-link-in', '{base}/ws/dl', WRITE, {}, { tree: { 'ws/dl': link('made-by-link.txt') } }),
+  // A loop of links.
+  gemini('link-loop', '{base}/ws/a-loop', READ, {}, { tree: { 'ws/a-loop': link('b-loop'), 'ws/b-loop': link('a-loop') } }),
+  // A file link inside that leads into an included folder.
+  gemini('link-into-included', '{base}/ws/to-notes', READ, { user: { context: { includeDirectories: ['{base}/extra'] } } }, { tree: { 'ws/to-notes': link('../extra/notes.txt') } }),
+  // A custom ignore file (context.fileFiltering.customIgnoreFilePaths).
+  gemini('custom-ignore-file', '{base}/ws/a.txt', READ, { user: { context: { fileFiltering: { customIgnoreFilePaths: ['.aiignore'] } } } }, { tree: { 'ws/.aiignore': 'a.txt\n' } }),
+  // .geminiignore with respectGeminiIgnore false.
+  gemini('geminiignore-not-respected', '{base}/ws/sub/b.txt', READ, { user: { context: { fileFiltering: { respectGeminiIgnore: false } } } }, { tree: { 'ws/.geminiignore': 'sub/\n' } }),
 ];
 
 // ------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
+import fc from 'fast-check';
 import { expandHome, nodePath, nodeRealpath } from '../../src/deciders/shared/node.js';
 import { nodeDeciderFileSystem } from '../../src/host/node.js';
 
@@ -43,6 +44,35 @@ describe("Node's path, modelled", () => {
         const resolved = node.resolve(cwd, input);
         assert.equal(ours.dirname(resolved), node.dirname(resolved), `dirname ${JSON.stringify(resolved)}`);
       }
+    });
+    test(`${platform}: basename and extname`, () => {
+      for (const input of [...inputs, 'a.b', '.a', 'a.', '..a', 'a.b.c', '/x/.env.', 'C:a.txt', 'rules.BZL']) {
+        assert.equal(ours.basename(input), node.basename(input), `basename ${JSON.stringify(input)}`);
+        assert.equal(ours.extname(input), node.extname(input), `extname ${JSON.stringify(input)}`);
+      }
+    });
+    test(`${platform}: on random paths of separators, dots and drives`, () => {
+      const separators = platform === 'win32' ? ['\\', '/'] : ['/'];
+      const part = fc.constantFrom('a', 'B', '.', '..', '.x', 'x.', 'a.b', '..c', '');
+      const tail = fc.array(part, { minLength: 1, maxLength: 5 }).chain((parts) => fc.constantFrom(...separators).map((sep) => parts.join(sep)));
+      const head = platform === 'win32' ? fc.constantFrom('', 'C:\\', 'c:/', '\\', 'D:\\', '\\\\h\\s\\') : fc.constantFrom('', '/', '//');
+      // Windows device paths (\\.\ and \\?\) are Node's own case, which no modelled program meets.
+      const device = /^[\\/]{2}[.?]([\\/]|$)/;
+      fc.assert(
+        fc.property(head, tail, (a, b) => {
+          const input = a + b;
+          if (device.test(input)) return;
+          const resolved = node.resolve(cwd, input);
+          assert.equal(ours.normalize(input), node.normalize(input), `normalize ${JSON.stringify(input)}`);
+          assert.equal(ours.resolve(cwd, input), resolved, `resolve ${JSON.stringify(input)}`);
+          assert.equal(ours.join(cwd, input), node.join(cwd, input), `join ${JSON.stringify(input)}`);
+          assert.equal(ours.dirname(resolved), node.dirname(resolved), `dirname ${JSON.stringify(resolved)}`);
+          assert.equal(ours.basename(input), node.basename(input), `basename ${JSON.stringify(input)}`);
+          assert.equal(ours.extname(input), node.extname(input), `extname ${JSON.stringify(input)}`);
+          assert.equal(ours.relative(cwd, cwd, resolved), node.relative(cwd, resolved), `relative ${JSON.stringify(resolved)}`);
+        }),
+        { numRuns: 1500 },
+      );
     });
     test(`${platform}: relative between resolved paths`, () => {
       for (const from of inputs.slice(0, 12)) {

@@ -15,10 +15,11 @@ export const deciderOptions = {
   sandbox: { type: 'string' },
   profile: { type: 'string' },
   settings: { type: 'string' },
+  'approval-mode': { type: 'string' },
 } as const;
 
 /** The options that are one program's own flags, passed on to its decider as they are. */
-const PROGRAM_FLAGS = ['sandbox', 'profile', 'settings'] as const;
+export const PROGRAM_FLAGS = ['sandbox', 'profile', 'settings', 'approval-mode'] as const;
 
 /** The options' lines of --help, for trace and compare alike. */
 export const DECIDER_OPTIONS_HELP = `  --allowed <dir>                    server-filesystem: an allowed directory, as on its command
@@ -31,7 +32,9 @@ export const DECIDER_OPTIONS_HELP = `  --allowed <dir>                    server
                                      means (default: $HOME)
   --sandbox <mode>, --profile <name> codex: its own --sandbox (read-only, workspace-write,
                                      danger-full-access) and --profile ($CODEX_HOME/<name>.config.toml)
-  --settings <file-or-json>          claude-code: its own --settings, a settings layer of its own`;
+  --settings <file-or-json>          claude-code: its own --settings, a settings layer of its own
+  --approval-mode <mode>             gemini-cli: its own --approval-mode (default, auto_edit, yolo,
+                                     plan)`;
 
 /** The registered deciders, in the order people meet them. */
 export function registeredDeciders(): Decider[] {
@@ -88,6 +91,7 @@ export interface DeciderValues {
   readonly sandbox?: string | undefined;
   readonly profile?: string | undefined;
   readonly settings?: string | undefined;
+  readonly 'approval-mode'?: string | undefined;
   readonly platform?: string | undefined;
   readonly case?: string | undefined;
   readonly symlinks?: string | undefined;

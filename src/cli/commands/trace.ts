@@ -5,7 +5,7 @@ import { nodeFileSystem } from '../../host/node.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
 import { decidingStage, renderTrace, renderVerdict } from '../render.js';
 import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, UsageError, writeJson, type Io } from '../usage.js';
-import { DECIDER_OPTIONS_HELP, deciderContext, deciderNamed, deciderOptions, deciderTool, registeredDeciders } from './deciders.js';
+import { DECIDER_OPTIONS_HELP, deciderContext, deciderNamed, deciderOptions, deciderTool, PROGRAM_FLAGS, registeredDeciders } from './deciders.js';
 
 /** Words joined into lines of at most `width`, each after `indent`. */
 function wrapped(words: readonly string[], width: number, indent: string): string {
@@ -179,7 +179,7 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
     return EXIT.ok;
   }
   if (values.as !== undefined) return runTraceAs(positionals[0]!, { ...values, as: values.as }, io, host);
-  for (const flag of ['allowed', 'cwd', 'add-dir', 'home', 'sandbox', 'profile'] as const) {
+  for (const flag of ['allowed', 'cwd', 'add-dir', 'home', ...PROGRAM_FLAGS] as const) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} is a decider's input: name the decider with --as`);
   }
   if (values.root === undefined) throw new UsageError('--root <uri-or-path> is required');

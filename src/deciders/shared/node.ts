@@ -9,6 +9,8 @@ import type { DeciderFileSystem } from '../types.js';
 /** Node's `path` functions for one platform; `resolve` takes the process's working folder first. */
 export interface NodePath {
   readonly sep: '/' | '\\';
+  /** The separator of a list of paths in one variable (PATH). */
+  readonly delimiter: ':' | ';';
   isAbsolute(path: string): boolean;
   normalize(path: string): string;
   /** `path.resolve(...paths)` in a process whose working folder is `cwd`. */
@@ -17,6 +19,14 @@ export interface NodePath {
   /** `path.relative(from, to)`, in a process whose working folder is `cwd`. */
   relative(cwd: string, from: string, to: string): string;
   dirname(path: string): string;
+  basename(path: string): string;
+  extname(path: string): string;
+}
+
+/** The extension of a last name as Node finds it: from its last dot, unless that dot begins the name. */
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 || name === '..' ? '' : name.slice(dot);
 }
 
 /**
@@ -41,6 +51,7 @@ const POSIX_SEPARATORS = /\/+/;
 
 const posix: NodePath = {
   sep: '/',
+  delimiter: ':',
   isAbsolute: (path) => path.startsWith('/'),
   normalize(path) {
     if (path === '') return '.';
@@ -81,6 +92,11 @@ const posix: NodePath = {
     if (last === 0) return '/';
     return trimmed.slice(0, last).replace(/(?<=.)\/+$/, '');
   },
+  basename(path) {
+    const trimmed = path.replace(/\/+$/, '');
+    return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  },
+  extname: (path) => extensionOf(posix.basename(path)),
 };
 
 const WIN32_SEPARATORS = /[\\/]+/;
@@ -113,6 +129,7 @@ function win32Root(path: string): { device: string; rootEnd: number; absolute: b
 
 const win32: NodePath = {
   sep: '\\',
+  delimiter: ';',
   isAbsolute: (path) => isWin32Separator(path[0]) || /^[A-Za-z]:[\\/]/.test(path),
   normalize(path) {
     if (path.length === 0) return '.';
@@ -186,6 +203,12 @@ const win32: NodePath = {
     if (last === -1) return rootText === '' ? '.' : rootText;
     return `${rootText}${rest.slice(0, last).replace(/[\\/]+$/, '')}` || rootText;
   },
+  basename(path) {
+    // Only a drive is set apart: a UNC root's share is a name like any other.
+    const names = (/^[A-Za-z]:/.test(path) ? path.slice(2) : path).replace(/[\\/]+$/, '');
+    return names.slice(Math.max(names.lastIndexOf('\\'), names.lastIndexOf('/')) + 1);
+  },
+  extname: (path) => extensionOf(win32.basename(path)),
 };
 
 /** Node's `path` as it behaves on `platform` (`path.posix` on Linux and macOS). */

@@ -1,7 +1,8 @@
 // Gemini CLI, headless (`gemini -p`), against the Gemini API stand-in. Settings go where it reads
 // them (the user's, the workspace's, the system's through GEMINI_CLI_SYSTEM_SETTINGS_PATH) and the
 // working folder is trusted unless the case says otherwise. In the default approval mode a
-// headless run does not offer the tools that would ask: the call comes back "not found".
+// headless run does not offer the tools that would ask: the call comes back "not found"; a call a
+// policy would confirm fails, since nobody can confirm it headless.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DeciderCase, ToolName } from '../cases.js';
@@ -24,8 +25,9 @@ function callOf(tool: ToolName, input: string, fx: CaseFixture): ScriptedCall {
 }
 
 export function classifyGemini(output: string, isError: boolean): Pick<Observation, 'decision' | 'failed'> {
-  if (/Path not in workspace|ignored by configured ignore patterns/.test(output)) return { decision: 'deny' };
-  if (/Tool "[^"]+" not found/.test(output)) return { decision: 'ask' };
+  // The path refused by Gemini CLI's own checks, before the tool touches the disk.
+  if (/Path not in workspace|ignored by configured ignore patterns|^(Invalid path|Failed to resolve path): /.test(output)) return { decision: 'deny' };
+  if (/Tool "[^"]+" not found|requires user confirmation/.test(output)) return { decision: 'ask' };
   if (/denied|not allowed|policy/i.test(output) && isError) return { decision: 'deny' };
   if (isError) return { decision: 'allow', failed: true };
   return { decision: 'allow' };
@@ -41,24 +43,43 @@ function merge(a: object, b: object): object {
   return out;
 }
 
-export async function runGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
+/** How Gemini CLI is started for a case: its settings files written, its environment and flags. */
+export interface GeminiLaunch {
+  readonly env: Record<string, string>;
+  readonly args: readonly string[];
+}
+
+/** Writes the case's settings files where Gemini CLI reads them and gives the environment and flags to start it with. */
+export function prepareGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixture): GeminiLaunch {
   const settings = c.gemini ?? {};
   writeSettings(path.join(fx.home, '.gemini', 'settings.json'), merge(AUTH, settings.user ?? {}), fx);
   writeSettings(path.join(fx.home, '.gemini', 'trustedFolders.json'), settings.trusted ?? { [fx.cwd]: 'TRUST_FOLDER' }, fx);
   if (settings.workspace) writeSettings(path.join(fx.cwd, '.gemini', 'settings.json'), settings.workspace, fx);
   const env: Record<string, string> = { ...baseEnv(fx), GEMINI_API_KEY: 'stub', GEMINI_CLI_NO_RELAUNCH: 'true' };
+  for (const [name, value] of Object.entries(settings.env ?? {})) env[name] = fx.expand(value);
   if (settings.system) {
     const file = path.join(fx.base, settings.systemInOpenFolder ? 'open' : 'etc', 'settings.json');
     writeSettings(file, settings.system, fx);
     if (settings.systemInOpenFolder) fs.chmodSync(path.dirname(file), 0o777);
     env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = file;
   } else env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = path.join(fx.base, 'no-system-settings.json');
+  if (settings.systemDefaults) writeSettings(path.join(path.dirname(env.GEMINI_CLI_SYSTEM_SETTINGS_PATH), 'system-defaults.json'), settings.systemDefaults, fx);
+  // The case's own files last: they may replace the ones written above.
+  for (const [file, text] of Object.entries(settings.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(fx.base, file)), { recursive: true });
+    fs.writeFileSync(path.join(fx.base, file), fx.expand(text));
+  }
 
   const args = ['-p', 'go', '-m', MODEL, '--output-format', 'json'];
   const approvalMode = settings.approvalMode === undefined ? (tool === 'write_file' ? 'auto_edit' : null) : settings.approvalMode;
   if (approvalMode !== null) args.push('--approval-mode', approvalMode);
   for (const dir of c.addDirs ?? []) args.push('--include-directories', fx.expand(dir));
+  args.push(...(settings.args ?? []).map(fx.expand));
+  return { env, args };
+}
 
+export async function runGeminiCli(c: DeciderCase, tool: ToolName, fx: CaseFixture, timeoutMs: number): Promise<Observation> {
+  const { env, args } = prepareGeminiCli(c, tool, fx);
   const input = inputOf(c, fx);
   const script = [callOf(tool, input, fx)];
   const standIn = await startStandIn(gemini, script);
