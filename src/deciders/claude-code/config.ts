@@ -4,7 +4,7 @@
 import { expandHome, nodePath } from '../shared/node.js';
 import { workingFolder, type WorkingFolder } from './paths.js';
 import { compileRule, parseRule, RULE_TOOL, type Access, type PathRule, type Rule } from './rules.js';
-import { BEHAVIORS, LAYERS, lineOf, lineOfKey, MODES, ROLES, stringsOf, trustOf, type Behavior, type Layer, type Mode, type Setup, type SettingsSource, type Trust } from './settings.js';
+import { BEHAVIORS, LAYERS, MODES, permissionLine, ROLES, stringsOf, trustOf, type Behavior, type Layer, type Mode, type Setup, type SettingsSource, type Trust } from './settings.js';
 
 export interface ModeChoice {
   readonly mode: Mode;
@@ -59,7 +59,7 @@ function chooseModeFrom(setup: Setup, used: readonly SettingsSource[]): ModeChoi
   const chosen = LAYERS.map(byLayer).find((source) => source !== undefined);
   if (!chosen) return { mode: 'default', note: 'no settings file sets permissions.defaultMode: the default mode' };
   const written = setting(chosen);
-  const line = lineOfKey(chosen.text, 'defaultMode');
+  const line = permissionLine(chosen, 'defaultMode');
   const where = `${ROLES[chosen.layer]}${chosen.path ? ` (${chosen.path}${line ? ` line ${line}` : ''})` : ''}`;
   const value = written === 'manual' ? 'default' : written;
   if (typeof value !== 'string' || !(MODES as readonly string[]).includes(value)) {
@@ -126,7 +126,7 @@ export function deriveEffective(setup: Setup): Effective {
           problems.push(`${source.path ?? '--settings'}: ${JSON.stringify(text)} is not a rule`);
           continue;
         }
-        const line = lineOf(source.text, behavior, text);
+        const line = permissionLine(source, behavior, text);
         const rule: Rule = { text, ...parsed, behavior, source, ...(line !== undefined ? { line } : {}) };
         if (managedOnly && source.layer !== 'managed') dropped.push({ rule, why: `managed settings set allowManagedPermissionRulesOnly (${managedOnly.path})` });
         else if (!trust.trusted && source.layer === 'project' && behavior === 'allow') dropped.push({ rule, why: `the project's allow rules count only once the folder is trusted: ${trust.how}` });
@@ -143,7 +143,7 @@ export function deriveEffective(setup: Setup): Effective {
         droppedFolders.push({ entry, source, why: `the project's additionalDirectories count only once the folder is trusted: ${trust.how}` });
         continue;
       }
-      const line = lineOf(source.text, 'additionalDirectories', entry);
+      const line = permissionLine(source, 'additionalDirectories', entry);
       const folder = path.resolve(setup.cwd, expandHome(entry, setup.home, setup.platform));
       working.push(workingFolder(folder, setup.fs, setup.platform, { origin: `additionalDirectories in ${ROLES[source.layer]}`, ...(source.path ? { file: source.path } : {}), ...(line !== undefined ? { line } : {}) }));
     }

@@ -10,7 +10,7 @@ import { deriveEffective, type Effective } from './config.js';
 import { judge, type ClaudeTool, type Judgement } from './judge.js';
 import { requestedPath, spell, type Spelled } from './paths.js';
 import { RULE_TOOL, type Rule } from './rules.js';
-import { lineOf, lineOfKey, ROLES, type Layer, type Mode, type Setup, type SettingsSource, type SettingsValue } from './settings.js';
+import { permissionLine, ROLES, type Layer, type Mode, type Setup, type SettingsSource, type SettingsValue } from './settings.js';
 
 /** One edit of one settings file. */
 interface SettingsEdit {
@@ -60,12 +60,12 @@ function describeEdit(edit: SettingsEdit): { sentence: string; line?: number; ad
   for (const rule of edit.remove) parts.push(`remove \`${rule.text}\` from \`permissions.${rule.behavior}\`${rule.line !== undefined ? ` (line ${rule.line})` : ''}`);
   for (const rule of edit.allow) parts.push(`add \`${rule}\` to \`permissions.allow\``);
   for (const folder of edit.directories) parts.push(`add \`${folder}\` to \`permissions.additionalDirectories\``);
-  const modeLine = lineOfKey(source.text, 'defaultMode');
+  const modeLine = permissionLine(source, 'defaultMode');
   if (edit.mode === null) parts.push(`remove \`permissions.defaultMode\`${modeLine ? ` (line ${modeLine})` : ''}`);
   else if (edit.mode !== undefined) parts.push(`set \`permissions.defaultMode\` to \`${edit.mode}\``);
   const firstAdd = edit.allow[0] ?? edit.directories[0];
   const listKey = edit.allow.length > 0 ? 'allow' : edit.directories.length > 0 ? 'additionalDirectories' : 'defaultMode';
-  const line = edit.remove.find((rule) => rule.line !== undefined)?.line ?? (firstAdd !== undefined ? lineOf(source.text, listKey, firstAdd) : undefined) ?? lineOfKey(source.text, listKey) ?? lineOfKey(source.text, 'permissions');
+  const line = edit.remove.find((rule) => rule.line !== undefined)?.line ?? permissionLine(source, listKey, firstAdd);
   const add = firstAdd !== undefined ? JSON.stringify(firstAdd) : edit.mode ? `"defaultMode": "${edit.mode}"` : undefined;
   return {
     sentence: `In ${source.path ? `${ROLES[source.layer]} ${source.path}${source.found ? '' : ' (a new file)'}` : 'the --settings JSON'}: ${parts.join('; ')}.`,

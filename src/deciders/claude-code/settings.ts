@@ -3,6 +3,7 @@
 // the starting mode (the highest layer that sets it), and whether the working folder is trusted,
 // which decides whether the project's own grants count.
 import type { Platform } from '../../core/index.js';
+import { lineOf } from '../jsonSettings.js';
 import { expandHome, nodePath, nodeRealpath } from '../shared/node.js';
 import type { DeciderContext, DeciderFileSystem } from '../types.js';
 
@@ -142,22 +143,15 @@ export function readSetup(context: DeciderContext): Setup {
   return { platform, fs, home, configDir, cwd, addDirs, sources, global, env };
 }
 
-/** The 1-based line of `value` in the list `key` of a settings file's text (the key's line as a fallback). */
-export function lineOf(text: string | undefined, key: string, value: string): number | undefined {
-  if (text === undefined) return undefined;
-  const literal = JSON.stringify(value);
-  const keyAt = text.search(new RegExp(`"${key}"\\s*:`));
-  let at = keyAt === -1 ? -1 : text.indexOf(literal, keyAt);
-  if (at === -1) at = text.indexOf(literal);
-  if (at === -1) at = keyAt;
-  return at === -1 ? undefined : text.slice(0, at).split('\n').length;
-}
-
-/** The 1-based line of a key in a settings file's text, or undefined. */
-export function lineOfKey(text: string | undefined, key: string): number | undefined {
-  if (text === undefined) return undefined;
-  const at = text.search(new RegExp(`"${key}"\\s*:`));
-  return at === -1 ? undefined : text.slice(0, at).split('\n').length;
+/**
+ * The 1-based line of `permissions.<key>` in a settings file, or of the entry `value` in that
+ * list; the nearest enclosing setting's where it is not there (a fix adds it there).
+ */
+export function permissionLine(source: { readonly text?: string; readonly value?: SettingsValue }, key: keyof NonNullable<SettingsValue['permissions']>, value?: string): number | undefined {
+  if (source.text === undefined) return undefined;
+  const list = source.value?.permissions?.[key];
+  const index = value !== undefined && Array.isArray(list) ? list.indexOf(value) : -1;
+  return lineOf(source.text, ['permissions', key, ...(index >= 0 ? [index] : [])]);
 }
 
 /** The strings of a list setting, skipping what is not a string (Claude Code reports those and goes on). */
