@@ -92,6 +92,7 @@ const ui = {
   bytes: byId('bi-bytes', HTMLElement),
   copy: byId('bi-copy', HTMLButtonElement),
   run: byId('bi-run', HTMLButtonElement),
+  runWhy: byId('bi-run-why', HTMLElement),
   answer: byId('bi-answer', HTMLElement),
   copyStatus: byId('bi-copy-status', HTMLElement),
   logLabel: byId('bi-log-label', HTMLElement),
@@ -319,11 +320,15 @@ function updateRun(): void {
   const root = roots.find((choice) => choice.uri === currentRoot());
   let why: string | null = null;
   if (ui.input.value === '') why = 'Type a path to run.';
-  else if (runArguments(tool, ui.input.value) === undefined) why = `${tool} needs more than a path: choose another tool in "As seen by".`;
-  else if (root === undefined || root.rights === 'none') why = 'Choose a workspace folder granted to the agent as the root.';
-  else if (currentPlatform() !== host) why = 'The server runs on this machine: choose its platform.';
+  else if (runArguments(tool, ui.input.value) === undefined) why = `${tool} needs more than a path, so it is not run from here: choose another tool in "As seen by".`;
+  else if (root === undefined || root.rights === 'none') why = 'The root is not a workspace folder granted to the agent, so its server would refuse the call: choose a granted one in "Root".';
+  else if (currentPlatform() !== host) why = `The server runs on this machine${host === null ? '' : ` (${host})`}: choose that platform to run the call.`;
   ui.run.disabled = why !== null;
   ui.run.title = why ?? `Call ${tool} on the agent's server with this path${runChanges(tool) ? ' (asks first: it changes the disk)' : ''}`;
+  // Said on the page too: a disabled button's title shows only to a pointer that rests on it. An empty input has the verdict's hint.
+  const said = ui.input.value === '' ? null : why;
+  ui.runWhy.textContent = said ?? '';
+  ui.runWhy.hidden = said === null;
 }
 
 /** An answer to another input, root or tool is no answer to this one. */
@@ -353,6 +358,10 @@ function showNothing(hint: string): void {
 function show(trace: Trace, tool: string, serverNote: ServerNote | null): void {
   shown = trace;
   renderTrace(ui, trace, { tool, acts: isToolName(tool) ? OPERATIONS[tool].acts : null, serverNote }, { roots, pick: pickNearMiss, hideUnchanged: ui.hideUnchanged.checked });
+  // What the server would refuse despite the trace reads right under the verdict, and marks the banner.
+  ui.verdict.classList.toggle('verdict-server-refuses', serverNote !== null);
+  const note = ui.verdict.querySelector('.verdict-server');
+  if (note !== null) ui.verdict.querySelector('.verdict-headline')?.after(note);
   ui.stages.removeAttribute('aria-busy');
   ui.copy.disabled = false;
 }
@@ -710,7 +719,7 @@ function receive(message: ExtensionMessage): void {
       showAudits(message.audits, message.running);
       return;
     case 'copied':
-      ui.copyStatus.textContent = message.ok ? 'Copied' : 'Could not copy';
+      ui.copyStatus.textContent = message.ok ? 'Copied as one line of JSON' : 'Could not copy';
       return;
     case 'toolAnswer':
       if (message.id === lastRunId) renderAnswer(ui.answer, message.tool, message.answer);

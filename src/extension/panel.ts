@@ -417,7 +417,8 @@ export class InspectorPanel {
     <tbody></tbody>
   </table>
   <section id="bi-bytes" class="bytes" hidden></section>
-  <div class="actions"><button id="bi-run" type="button"><span class="codicon codicon-play" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Run on the server'))}</button><button id="bi-copy" type="button" class="secondary"><span class="codicon codicon-copy" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Copy as test case'))}</button><span id="bi-copy-status" role="status"></span></div>
+  <div class="actions"><button id="bi-run" type="button" aria-describedby="bi-run-why"><span class="codicon codicon-play" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Run on the server'))}</button><button id="bi-copy" type="button" class="secondary" title="${escapeHtml(vscode.l10n.t("The trace as one line of JSON: a row for the project's trace tables"))}"><span class="codicon codicon-copy" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Copy as test case'))}</button><span id="bi-copy-status" role="status"></span></div>
+  <p id="bi-run-why" class="run-why" hidden></p>
   <section id="bi-answer" class="answer" aria-live="polite" hidden></section>
   <section class="refusals" aria-labelledby="bi-refusals-title">
     <h2 id="bi-refusals-title">${escapeHtml(vscode.l10n.t('Recent refusals'))}</h2>

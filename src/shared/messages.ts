@@ -42,9 +42,9 @@ export interface TraceRequest {
   readonly workspace?: string;
 }
 
-/** What the server would refuse beyond the trace: a change in a workspace granted read-only. */
+/** What the server would refuse beyond the trace: a root it was not granted, a change in a workspace granted read-only. */
 export interface ServerNote {
-  readonly code: 'ERR_READ_ONLY';
+  readonly code: 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY';
   readonly reason: string;
 }
 

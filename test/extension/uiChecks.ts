@@ -806,6 +806,47 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     if (normalised !== 'C:\\Users\\dev\\app\\src\\a.ts') throw new Error(`the normalise row's output is ${JSON.stringify(normalised)}, not "C:\\Users\\dev\\app\\src\\a.ts"`);
   });
 
+  await check('a root that is not granted: the verdict says, right under it, that the server refuses it with ERR_NOT_GRANTED; "Run on the server" says on the page why it is off', async (frame) => {
+    const outsideUri = pathToFileURL(demo.outside).href;
+    const seen = async () => (await frame.evaluate(`(() => {
+      const verdict = document.getElementById('bi-verdict');
+      const next = verdict?.querySelector('.verdict-headline')?.nextElementSibling;
+      const run = document.getElementById('bi-run');
+      const why = document.getElementById('bi-run-why');
+      return {
+        banner: verdict?.className ?? '',
+        next: next?.className ?? '',
+        note: (next?.textContent ?? '').replace(/\\s+/g, ' ').trim(),
+        disabled: run?.disabled ?? false,
+        why: why && !why.hidden && why.getBoundingClientRect().height > 0 ? (why.textContent ?? '') : null,
+      };
+    })()`)) as { banner: string; next: string; note: string; disabled: boolean; why: string | null };
+    await frame.selectOption('#bi-platform', 'linux');
+    await frame.selectOption('#bi-tool', 'read_text_file');
+    try {
+      await chooseRoot(frame, outsideUri);
+      await traceInput(frame, 'secret.txt');
+      await waitForPanel(frame, 'secret.txt is not traced inside the folder typed as the root', (state) => state.rows['parse']?.input === 'secret.txt' && verdictIs(state, 'inside'));
+      const shown = await seen();
+      if (!shown.next.split(/\s+/).includes('verdict-server') || !shown.note.includes('ERR_NOT_GRANTED')) throw new Error(`under the verdict: ${JSON.stringify(shown)}`);
+      if (!shown.note.includes(outsideUri)) throw new Error(`the note does not name the root: ${shown.note}`);
+      if (!shown.banner.split(/\s+/).includes('verdict-server-refuses')) throw new Error(`the banner is drawn as a plain verdict: ${shown.banner}`);
+      if (!shown.disabled || shown.why === null || !shown.why.includes('not a workspace folder granted to the agent')) throw new Error(`"Run on the server": ${JSON.stringify(shown)}`);
+      // A granted root: the same path traced inside with nothing more said, and a tool that needs more than a path says so.
+      await chooseRoot(frame, workspaceUri);
+      await traceInput(frame, 'hello.txt');
+      await waitForPanel(frame, 'hello.txt is not inside', (state) => state.rows['parse']?.input === 'hello.txt' && verdictIs(state, 'inside'));
+      const granted = await seen();
+      if (granted.banner.includes('verdict-server-refuses') || granted.note.includes('ERR_NOT_GRANTED') || granted.disabled || granted.why !== null) throw new Error(`a granted root still reads as refused: ${JSON.stringify(granted)}`);
+      await frame.selectOption('#bi-tool', 'write_file');
+      const writing = await seen();
+      if (!writing.disabled || writing.why === null || !writing.why.startsWith('write_file needs more than a path')) throw new Error(`"Run on the server" with write_file: ${JSON.stringify(writing)}`);
+    } finally {
+      await chooseRoot(frame, workspaceUri);
+      await frame.selectOption('#bi-tool', 'read_text_file');
+    }
+  });
+
   await runLookChecks(page, () => findPanelFrame(page), check, { log, screenshotDir: options.screenshotDir });
   await check('screenshot of the panel', async (frame) => {
     // The README's picture: the sibling-prefix trap, refused at containment, above the refusal list.
