@@ -140,6 +140,7 @@ function waitForFile(file: string, until: Promise<unknown>, timeout: number): Pr
 
 export async function runVsCodeTests(options: HarnessOptions = {}): Promise<HarnessResult> {
   const log = options.log ?? defaultLog;
+  const uiOnly = process.env['BI_UI_GREP'] ? new RegExp(process.env['BI_UI_GREP']) : undefined;
   const timings: Record<string, number> = {};
   const hostLog: string[] = [];
   let vscode: VsCode | undefined;
@@ -204,6 +205,7 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
           log,
           screenshotDir: path.join(CACHE, 'screenshots'),
           updateReadmeScreenshot: options.updateReadmeScreenshot ?? false,
+          ...(uiOnly !== undefined ? { only: uiOnly } : {}),
         }),
       );
       const failures = ui.filter((check) => !check.ok).map((check) => check.name);
@@ -216,7 +218,9 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
     const walkthroughStarted = await Promise.race([waitForFile(walkthroughReady, workbench.exit, deadline), timeout.then(() => false)]);
     if (walkthroughStarted) {
       const ready = JSON.parse(readFileSync(walkthroughReady, 'utf8')) as WalkthroughReady;
-      walkthrough = await timed(timings, 'walkthrough checks', () => runWalkthroughChecks(workbench!.page, ready, { log, screenshotDir: path.join(CACHE, 'screenshots') }));
+      walkthrough = await timed(timings, 'walkthrough checks', () =>
+        runWalkthroughChecks(workbench!.page, ready, { log, screenshotDir: path.join(CACHE, 'screenshots'), ...(uiOnly !== undefined ? { only: uiOnly } : {}) }),
+      );
       const failures = walkthrough.filter((check) => !check.ok).map((check) => check.name);
       writeFileSync(path.join(control, 'walkthrough-done.json'), JSON.stringify({ ok: failures.length === 0, failures }));
     } else if (options.grep === undefined) {
