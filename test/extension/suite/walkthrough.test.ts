@@ -44,7 +44,7 @@ async function closeEditors(): Promise<void> {
 }
 
 suite('Walkthrough', function () {
-  this.timeout(patience(300_000));
+  this.timeout(patience(500_000));
 
   test('the editor reads its strings from package.nls.json', () => {
     const manifest = extension().packageJSON as Manifest;
