@@ -1213,6 +1213,9 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
     try {
       if (offered.length < 3) throw new Error(`${trace.media.markdown} lists ${JSON.stringify(offered)}`);
       mkdirSync(options.screenshotDir, { recursive: true });
+      // Choosing every step completes the one done when chosen: with the others done by the checks
+      // before, the editor would put the finished walkthrough away. Its progress starts again.
+      await runFromPalette(page, 'Developer: Reset Welcome Page Walkthrough Progress');
       await closeTab(page, INSPECTOR_TAB);
       await page.setViewportSize({ width: 1400, height: 900 });
       // A chat as wide as people keep it: the walkthrough is 950 px or less, where the editor hides each step's page.
