@@ -1,10 +1,12 @@
 /**
  * `npm start`: the extension in a real VS Code, in your browser, without internet.
  *
- * Builds, installs what is missing (Node 24, code-server, Chromium: into .vscode-test/), creates
- * the demo workspace (.vscode-test/demo: notes/ with its traps beside notes-evil/ and outside/),
- * starts code-server's VS Code server with the extension loaded on it, and prints the URL to
- * open. Runs until Ctrl-C, which stops the server's whole process group.
+ * Builds, installs what is missing after saying what it is (Node 24 and code-server into
+ * .vscode-test/ from the npm registry, about 810 MB; Chromium and libkrb5-dev with apt-get, which
+ * waits while another apt holds its lock), creates the demo workspace (.vscode-test/demo: notes/
+ * with its traps beside notes-evil/ and outside/), starts code-server's VS Code server with the
+ * extension loaded on it, and prints the URL to open. Runs until Ctrl-C, which stops the
+ * server's whole process group.
  *
  * Usage: npm start [-- --port <n>] [-- --workspace <folder>]
  *   --port <n>         listen on this port (default 0: the server picks one, printed)
@@ -14,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDemoWorkspace } from './demo-workspace';
-import { CACHE, ensureEnvironment, REPO, startVsCode } from './vscode-env';
+import { CACHE, ensureEnvironment, missingPieces, REPO, startVsCode } from './vscode-env';
 
 const HELP = `usage: npm start [-- --port <n>] [-- --workspace <folder>]
 
@@ -55,6 +57,11 @@ async function main(): Promise<void> {
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 
+  const missing = missingPieces();
+  if (missing.length > 0) {
+    log(`first run: installing what is missing, once (a few minutes; Ctrl-C stops):`);
+    for (const piece of missing) log(`  ${piece}`);
+  }
   await ensureEnvironment(log);
   let folder = workspace;
   if (folder === null) {

@@ -97,17 +97,55 @@ function debianPackageInstalled(name: string): boolean {
   return result.status === 0 && result.stdout.includes('install ok installed');
 }
 
+/** How long apt-get waits for another apt or dpkg to let go of its lock before it gives up. */
+export const APT_LOCK_WAIT_MS = 10 * 60_000;
+const APT_LOCK_RETRY_MS = 10_000;
+
+/** apt's words when another apt or dpkg holds its lock, and who holds it when apt says. */
+function lockHolder(output: string): string | undefined {
+  if (!/Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock directory/.test(output)) return undefined;
+  const held = /held by process (\d+)(?: \(([^)]+)\))?/.exec(output);
+  return held === null ? 'another apt or dpkg' : `${held[2] ?? 'another program'} (process ${held[1]})`;
+}
+
+/**
+ * `apt-get <args>`, waiting while another apt or dpkg holds its lock (an unattended upgrade, a
+ * second install): apt-get itself waits for dpkg's lock (DPkg::Lock::Timeout), and a refusal for a
+ * lock it does not wait for (`update`'s) is tried again every few seconds, up to `waitMs` in all.
+ */
+export async function aptGet(args: readonly string[], log: Log, options: { env?: NodeJS.ProcessEnv; waitMs?: number; retryMs?: number } = {}): Promise<void> {
+  const waitMs = options.waitMs ?? APT_LOCK_WAIT_MS;
+  const env = { ...(options.env ?? process.env), DEBIAN_FRONTEND: 'noninteractive' };
+  const label = `apt-get ${args.filter((arg) => !arg.startsWith('-')).join(' ')}`;
+  const started = Date.now();
+  for (;;) {
+    const left = Math.max(0, waitMs - (Date.now() - started));
+    try {
+      await run('apt-get', ['-o', `DPkg::Lock::Timeout=${Math.ceil(left / 1000)}`, ...args], { env, log, label });
+      return;
+    } catch (error) {
+      const holder = lockHolder(error instanceof Error ? error.message : String(error));
+      if (holder === undefined) throw error;
+      if (Date.now() - started >= waitMs) {
+        const waited = waitMs >= 60_000 ? `${Math.round(waitMs / 60_000)} min` : `${Math.round(waitMs / 1000)} s`;
+        throw new Error(`${label}: ${holder} has held apt's lock for ${waited}. Let it finish (or stop it), then run this again.`);
+      }
+      log(`${label}: ${holder} holds apt's lock; waiting for it (${Math.round((Date.now() - started) / 1000)} s so far)`);
+      await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? APT_LOCK_RETRY_MS));
+    }
+  }
+}
+
 let aptUpdated = false;
 async function aptInstall(packages: readonly string[], log: Log): Promise<void> {
   if (!isRoot()) {
     throw new Error(`Missing Debian packages ${packages.join(', ')}: run  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`);
   }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
-    await run('apt-get', ['update'], { env, log, label: 'apt-get update' });
+    await aptGet(['update'], log);
     aptUpdated = true;
   }
-  await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { env, log, label: `apt-get install ${packages.join(' ')}` });
+  await aptGet(['install', '-y', '--no-install-recommends', ...packages], log);
 }
 
 function nodeWorks(): boolean {
@@ -144,7 +182,19 @@ async function waitForOtherInstall(lock: string, log: Log): Promise<void> {
 
 /** Whether everything is installed already (so no install will run: a short timeout will do). */
 export function environmentReady(): boolean {
-  return existsSync(CHROMIUM) && nodeWorks() && codeServerWorks();
+  return missingPieces().length === 0;
+}
+
+/** What ensureEnvironment would install, each with where it comes from and its size, for a person to read first. */
+export function missingPieces(): string[] {
+  const missing: string[] = [];
+  if (!existsSync(CHROMIUM)) missing.push('chromium (apt-get, about 80 MB to download, 300 MB with what it needs)');
+  if (!nodeWorks()) missing.push(`Node ${NODE24_VERSION} into ${path.relative(REPO, path.join(CACHE, 'node24'))} (npm, about 190 MB)`);
+  if (!codeServerWorks()) {
+    if (!debianPackageInstalled('libkrb5-dev')) missing.push('libkrb5-dev (apt-get, under 1 MB)');
+    missing.push(`code-server ${CODE_SERVER_VERSION} into ${path.relative(REPO, path.join(CACHE, 'cs'))} (npm, about 620 MB; builds native addons)`);
+  }
+  return missing;
 }
 
 export interface Environment {

@@ -19,6 +19,7 @@ import {
   type RefusalEntry,
   type RootChoice,
   type ServerNote,
+  type ServerStatus,
   type SimulatedRoots,
   type ToolName,
   type Trace,
@@ -26,6 +27,7 @@ import {
   type WebviewMessage,
 } from '../src/shared/messages.js';
 import { visible } from '../src/core/visible.js';
+import { PROTECTION_SCOPE } from '../src/shared/layers.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS } from '../src/shared/operations.js';
 import { runArguments, runChanges } from '../src/shared/runOnServer.js';
 import {
@@ -92,6 +94,7 @@ const ui = {
   bytes: byId('bi-bytes', HTMLElement),
   copy: byId('bi-copy', HTMLButtonElement),
   run: byId('bi-run', HTMLButtonElement),
+  runWhy: byId('bi-run-why', HTMLElement),
   answer: byId('bi-answer', HTMLElement),
   copyStatus: byId('bi-copy-status', HTMLElement),
   logLabel: byId('bi-log-label', HTMLElement),
@@ -106,6 +109,9 @@ const ui = {
   feedCount: byId('bi-feed-count', HTMLElement),
   refusalsTitle: byId('bi-refusals-title', HTMLElement),
   layers: byId('bi-layers', HTMLUListElement),
+  scope: byId('bi-scope', HTMLElement),
+  server: byId('bi-server', HTMLElement),
+  listServers: byId('bi-list-servers', HTMLButtonElement),
   grants: byId('bi-grants', HTMLUListElement),
   grantsTitle: byId('bi-grants-title', HTMLElement),
   auditRun: byId('bi-audit-run', HTMLButtonElement),
@@ -125,6 +131,8 @@ let lastId = 0;
 let awaited: number | null = null;
 /** A section a command asked for while a trace was on its way: shown once the trace is drawn above it. */
 let sectionAfterTrace: PanelSection | null = null;
+/** The trace request whose verdict is brought into view once drawn (bringTraceIntoView before it came): null for none. */
+let intoViewOnDrawn: number | null = null;
 let debounce: ReturnType<typeof setTimeout> | undefined;
 /** The trace on screen, for "Copy as test case". */
 let shown: Trace | null = null;
@@ -319,11 +327,15 @@ function updateRun(): void {
   const root = roots.find((choice) => choice.uri === currentRoot());
   let why: string | null = null;
   if (ui.input.value === '') why = 'Type a path to run.';
-  else if (runArguments(tool, ui.input.value) === undefined) why = `${tool} needs more than a path: choose another tool in "As seen by".`;
-  else if (root === undefined || root.rights === 'none') why = 'Choose a workspace folder granted to the agent as the root.';
-  else if (currentPlatform() !== host) why = 'The server runs on this machine: choose its platform.';
+  else if (runArguments(tool, ui.input.value) === undefined) why = `${tool} needs more than a path, so it is not run from here: choose another tool in "As seen by".`;
+  else if (root === undefined || root.rights === 'none') why = 'The root is not a workspace folder granted to the agent, so its server would refuse the call: choose a granted one in "Root".';
+  else if (currentPlatform() !== host) why = `The server runs on this machine${host === null ? '' : ` (${host})`}: choose that platform to run the call.`;
   ui.run.disabled = why !== null;
   ui.run.title = why ?? `Call ${tool} on the agent's server with this path${runChanges(tool) ? ' (asks first: it changes the disk)' : ''}`;
+  // Said on the page too: a disabled button's title shows only to a pointer that rests on it. An empty input has the verdict's hint.
+  const said = ui.input.value === '' ? null : why;
+  ui.runWhy.textContent = said ?? '';
+  ui.runWhy.hidden = said === null;
 }
 
 /** An answer to another input, root or tool is no answer to this one. */
@@ -353,6 +365,10 @@ function showNothing(hint: string): void {
 function show(trace: Trace, tool: string, serverNote: ServerNote | null): void {
   shown = trace;
   renderTrace(ui, trace, { tool, acts: isToolName(tool) ? OPERATIONS[tool].acts : null, serverNote }, { roots, pick: pickNearMiss, hideUnchanged: ui.hideUnchanged.checked });
+  // What the server would refuse despite the trace reads right under the verdict, and marks the banner.
+  ui.verdict.classList.toggle('verdict-server-refuses', serverNote !== null);
+  const note = ui.verdict.querySelector('.verdict-server');
+  if (note !== null) ui.verdict.querySelector('.verdict-headline')?.after(note);
   ui.stages.removeAttribute('aria-busy');
   ui.copy.disabled = false;
 }
@@ -504,7 +520,8 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   ui.logPath.hidden = message.logPath === null;
   ui.openLog.hidden = message.logPath === null;
   showGrants(message.roots, message.grantNote);
-  showLayers(message.layers);
+  layers = message.layers;
+  showServer(message.server);
   saveState();
   updateRun();
   traceNow();
@@ -535,13 +552,20 @@ function showGrants(choices: readonly RootChoice[], grantNote: string | null): v
   ui.grants.replaceChildren(...items);
 }
 
-function showLayers(layers: readonly ProtectionLayer[]): void {
+/** The layers of the last `init`, drawn again when the server starts or stops. */
+let layers: readonly ProtectionLayer[] = [];
+
+/** Whether the agent's server runs, and the layers as they stand with it: a layer guards nothing while no server runs. */
+function showServer(server: ServerStatus): void {
+  ui.server.textContent = `The agent's server: ${serverText(server)}.`;
+  ui.server.dataset['kind'] = server.kind;
+  const idle = server.kind === 'stopped' || server.kind === 'none';
   ui.layers.replaceChildren(
     ...layers.map((layer) => {
       const item = document.createElement('li');
-      item.className = layer.active ? 'layer layer-active' : 'layer layer-inactive';
+      item.className = !layer.active ? 'layer layer-inactive' : idle ? 'layer layer-idle' : 'layer layer-active';
       const name = document.createElement('strong');
-      name.textContent = `${layer.name}: ${layer.active ? 'active' : 'not active'}`;
+      name.textContent = `${layer.name}: ${!layer.active ? 'not active' : idle ? 'ready (no server running)' : 'active'}`;
       const detail = document.createElement('span');
       detail.textContent = layer.detail;
       item.append(name, detail);
@@ -550,10 +574,29 @@ function showLayers(layers: readonly ProtectionLayer[]): void {
   );
 }
 
+function serverText(server: ServerStatus): string {
+  switch (server.kind) {
+    case 'running':
+      if (!server.current) return `running with earlier grants or settings (process ${server.pid}): restart it to apply the ones below`;
+      return `running (process ${server.pid}${server.sandbox === null ? '' : `, in ${server.sandbox}`})`;
+    case 'stopped':
+      return "not running: the editor starts it at the agent's first call to its tools, or from MCP: List Servers";
+    case 'none':
+      return 'not offered to the agent, since nothing is granted';
+    case 'unknown':
+      return 'whether it runs is not known here (MCP: List Servers shows it)';
+    default:
+      return assertNever(server);
+  }
+}
+
 function onInspect(input: string, root: string | null): void {
   ui.input.value = input;
   if (root !== null && roots.some((choice) => choice.uri === root)) selectRoot(root);
+  markChosen(null);
   changed(true);
+  // Asked for from outside the page (a command, the Explorer): wherever the page was, the trace comes into view.
+  bringTraceIntoView();
 }
 
 /** "Did you mean…": trace the suggestion, against the workspace that holds it when it is one of the roots. */
@@ -566,10 +609,12 @@ function pickNearMiss(miss: NearMiss): void {
 }
 
 /**
- * The trace just loaded from a list far down the page: the page scrolls up to its verdict and the
- * keyboard goes there, so that the next Tab walks the trace.
+ * A trace asked for from a list far down the page, or from outside it (a command, Problems): the
+ * page scrolls to its verdict and the keyboard goes there, so that the next Tab walks the trace.
  */
 function bringTraceIntoView(): void {
+  // An empty banner (a page just loaded) is not drawn, so it can be neither scrolled to nor focused: again once the trace is there.
+  intoViewOnDrawn = awaited === lastId ? lastId : null;
   ui.verdict.tabIndex = -1;
   ui.verdict.scrollIntoView({ block: 'start' });
   ui.verdict.focus({ preventScroll: true });
@@ -582,13 +627,24 @@ function markChosen(button: HTMLElement | null): void {
 }
 
 /** An audit finding: trace its entry against the audited folder, on this machine. */
-function pickFinding(audit: AuditSummary, finding: AuditFinding, button: HTMLElement): void {
-  ui.input.value = finding.path;
-  selectRoot(audit.root);
+function traceFinding(root: string, path: string, button: HTMLElement | null): void {
+  ui.input.value = path;
+  selectRoot(root);
   if (host !== null) ui.platform.value = host;
   markChosen(button);
   changed(true);
   bringTraceIntoView();
+}
+
+function pickFinding(audit: AuditSummary, finding: AuditFinding, button: HTMLElement): void {
+  traceFinding(audit.root, finding.path, button);
+}
+
+/** A finding chosen in the Problems panel: traced as clicking it in the list traces it, and marked there when listed. */
+function loadFinding(root: string, path: string): void {
+  const listed = Array.from(document.querySelectorAll<HTMLElement>('.audit-folder-result')).find((section) => section.dataset['root'] === root);
+  const button = Array.from(listed?.querySelectorAll<HTMLElement>('button.finding') ?? []).find((candidate) => candidate.title === `Trace ${visible(path)}`);
+  traceFinding(root, path, button ?? null);
 }
 
 function showAudits(audits: readonly AuditSummary[], running: boolean): void {
@@ -688,10 +744,17 @@ function receive(message: ExtensionMessage): void {
     case 'loadRefusal':
       loadRefusal(message.entry, null);
       return;
+    case 'loadFinding':
+      loadFinding(message.root, message.path);
+      return;
+    case 'server':
+      showServer(message.server);
+      return;
     case 'traceResult':
       if (message.id !== lastId) return;
       show(message.trace, requestedTool, message.serverNote);
       awaited = null;
+      if (intoViewOnDrawn === message.id) bringTraceIntoView();
       if (sectionAfterTrace !== null) showSection(sectionAfterTrace);
       return;
     case 'refusals':
@@ -710,7 +773,7 @@ function receive(message: ExtensionMessage): void {
       showAudits(message.audits, message.running);
       return;
     case 'copied':
-      ui.copyStatus.textContent = message.ok ? 'Copied' : 'Could not copy';
+      ui.copyStatus.textContent = message.ok ? 'Copied as one line of JSON' : 'Could not copy';
       return;
     case 'toolAnswer':
       if (message.id === lastRunId) renderAnswer(ui.answer, message.tool, message.answer);
@@ -754,6 +817,7 @@ ui.copy.addEventListener('click', () => {
 });
 ui.auditRun.addEventListener('click', () => vscode.postMessage({ type: 'runAudit' }));
 for (const opener of [ui.logPath, ui.openLog]) opener.addEventListener('click', () => vscode.postMessage({ type: 'openLog' }));
+ui.listServers.addEventListener('click', () => vscode.postMessage({ type: 'listServers' }));
 ui.run.addEventListener('click', runOnServer);
 ui.feedSearch.addEventListener('input', () => filterFeed({ search: ui.feedSearch.value }));
 ui.feedCode.addEventListener('change', () => filterFeed({ code: ui.feedCode.value }));
@@ -796,6 +860,7 @@ const saved = vscode.getState();
 if (isPanelState(saved)) applyState(saved);
 else applyPolicy(DEFAULT_POLICY);
 updateHistoryButtons();
+ui.scope.textContent = PROTECTION_SCOPE;
 ui.copy.disabled = true;
 clearVerdict(ui.verdict);
 clearStages(ui.stages);

@@ -5,11 +5,21 @@ import type { AuditReport, Finding } from '../audit/audit.js';
 import { rootToPath, visible } from '../core/index.js';
 import { hostPlatform, realPathOr } from '../host/node.js';
 import type { AuditSummary } from '../shared/messages.js';
+import { SHOW_FINDING_COMMAND } from './ids.js';
 import { SECTION } from './settings.js';
 
 export const DIAGNOSTIC_SOURCE = 'Boundary Inspector';
 /** Findings the panel lists per folder; the Problems panel holds them all. */
 export const LISTED_FINDINGS = 500;
+
+/** An entry with findings, as its diagnostics' code links and quick fixes name it. */
+interface FindingEntry {
+  readonly id: string;
+  /** The audited folder's URI, as the root picker offers it. */
+  readonly root: string;
+  readonly path: string;
+  readonly kinds: readonly string[];
+}
 
 /** Informational: a hard link is often on purpose (package stores); the rest break something. */
 function severityOf(finding: Finding): vscode.DiagnosticSeverity {
@@ -56,27 +66,41 @@ export class WorkspaceAuditor implements vscode.Disposable {
   /** An audit started or finished. */
   readonly onDidChange = this.changed.event;
 
-  /** Entries with findings that are folders or links: opened from Problems, they are revealed in the Explorer instead. */
-  private readonly revealed = new Set<string>();
+  /** Entries with findings that are folders or links: chosen in Problems, they are traced instead of opened. */
+  private readonly traced = new Set<string>();
+  /** Each entry with findings, by the id its diagnostics' code links carry: what SHOW_FINDING_COMMAND traces. */
+  private readonly entries = new Map<string, FindingEntry>();
+  private readonly idOfUri = new Map<string, string>();
+  private nextId = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly openInspector: () => void,
-    /** The page that explains a kind of finding (docs/findings.md), for each diagnostic's code. */
-    private readonly docsOf: (kind: string) => vscode.Uri,
+    /** The page that explains a kind of finding (docs/findings.md), offered as a quick fix. */
+    docsOf: (kind: string) => vscode.Uri,
   ) {
     this.disposables.push(
-      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingActions(), { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingActions((uri) => this.entryOf(uri), docsOf), { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
       // Problems opens an editor on any entry; for a folder or a link that editor only says it
-      // cannot show it (or shows what an escaping link leads to): the Explorer shows it instead.
+      // cannot show it (or shows what an escaping link leads to): its trace is shown instead.
       vscode.window.tabGroups.onDidChangeTabs(({ opened }) => {
         for (const tab of opened) {
-          if (!(tab.input instanceof vscode.TabInputText) || !this.revealed.has(tab.input.uri.toString())) continue;
-          const uri = tab.input.uri;
-          void vscode.window.tabGroups.close(tab).then(() => vscode.commands.executeCommand('revealInExplorer', uri));
+          if (!(tab.input instanceof vscode.TabInputText) || !this.traced.has(tab.input.uri.toString())) continue;
+          const id = this.idOfUri.get(tab.input.uri.toString());
+          void vscode.window.tabGroups.close(tab).then(() => vscode.commands.executeCommand(SHOW_FINDING_COMMAND, id));
         }
       }),
     );
+  }
+
+  /** The entry whose diagnostics carry `id`, and the folder audited; undefined once a new audit replaced them. */
+  finding(id: string): FindingEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  private entryOf(uri: vscode.Uri): FindingEntry | undefined {
+    const id = this.idOfUri.get(uri.toString());
+    return id === undefined ? undefined : this.entries.get(id);
   }
 
   get audits(): readonly AuditSummary[] {
@@ -119,7 +143,7 @@ export class WorkspaceAuditor implements vscode.Disposable {
                 auditWorkspace(rootPath, {
                   ...(maxEntries !== undefined ? { maxEntries } : {}),
                   signal: controller.signal,
-                  onProgress: ({ scanned }) => progress.report({ message: vscode.l10n.t('{0}: {1} entries scanned', folder.name, scanned.toLocaleString()) }),
+                  onProgress: ({ scanned }) => progress.report({ message: vscode.l10n.t('{0}: entries scanned: {1}', folder.name, scanned.toLocaleString()) }),
                 }),
                 controller.signal,
               );
@@ -199,26 +223,42 @@ export class WorkspaceAuditor implements vscode.Disposable {
     return summary;
   }
 
-  /** Replaces a folder's diagnostics: one per finding, on the finding's entry (a folder's path too), at line 0. */
+  /**
+   * Replaces a folder's diagnostics: one per finding, on the finding's entry (a folder's path too),
+   * at line 0. Each code links to the entry's trace in the inspector, by an id: a command link's
+   * arguments are percent-decoded by the editor before they are read, which would change a path
+   * or a folder's URI that holds a `%`.
+   */
   private publish(folderKey: string, findings: readonly Finding[]): void {
     this.collection ??= vscode.languages.createDiagnosticCollection('boundaryInspector');
-    for (const uri of this.published.get(folderKey) ?? []) this.collection.delete(uri);
-    const byPath = new Map<string, vscode.Diagnostic[]>();
+    for (const uri of this.published.get(folderKey) ?? []) {
+      this.collection.delete(uri);
+      this.traced.delete(uri.toString());
+      const id = this.idOfUri.get(uri.toString());
+      if (id !== undefined) this.entries.delete(id);
+      this.idOfUri.delete(uri.toString());
+    }
+    const byPath = new Map<string, Finding[]>();
     for (const finding of findings) {
-      const diagnostic = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), diagnosticMessage(finding), severityOf(finding));
-      diagnostic.source = DIAGNOSTIC_SOURCE;
-      diagnostic.code = { value: finding.kind, target: this.docsOf(finding.kind) };
       const list = byPath.get(finding.path);
-      if (list) list.push(diagnostic);
-      else byPath.set(finding.path, [diagnostic]);
+      if (list) list.push(finding);
+      else byPath.set(finding.path, [finding]);
     }
     const uris: vscode.Uri[] = [];
-    for (const uri of this.published.get(folderKey) ?? []) this.revealed.delete(uri.toString());
-    for (const [entry, diagnostics] of byPath) {
+    for (const [entry, found] of byPath) {
       const uri = vscode.Uri.file(entry);
-      this.collection.set(uri, diagnostics);
+      const id = `f${++this.nextId}`;
+      this.entries.set(id, { id, root: folderKey, path: entry, kinds: [...new Set(found.map((finding) => finding.kind))] });
+      this.idOfUri.set(uri.toString(), id);
+      const trace = vscode.Uri.from({ scheme: 'command', path: SHOW_FINDING_COMMAND, query: JSON.stringify([id]) });
+      this.collection.set(uri, found.map((finding) => {
+        const diagnostic = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), diagnosticMessage(finding), severityOf(finding));
+        diagnostic.source = DIAGNOSTIC_SOURCE;
+        diagnostic.code = { value: finding.kind, target: trace };
+        return diagnostic;
+      }));
       uris.push(uri);
-      if (isFolderOrLink(entry)) this.revealed.add(uri.toString());
+      if (isFolderOrLink(entry)) this.traced.add(uri.toString());
     }
     this.published.set(folderKey, uris);
   }
@@ -235,13 +275,13 @@ export class WorkspaceAuditor implements vscode.Disposable {
       const scanned = summary.scanned.toLocaleString();
       // Whole sentences, one per case, so a translation never has to assemble English fragments.
       if (summary.truncated) {
-        if (summary.total === 0) return vscode.l10n.t('{0}: nothing found (stopped after {1} entries)', summary.label, scanned);
-        if (summary.total === 1) return vscode.l10n.t('{0}: 1 finding (stopped after {1} entries)', summary.label, scanned);
-        return vscode.l10n.t('{0}: {1} findings (stopped after {2} entries)', summary.label, summary.total, scanned);
+        if (summary.total === 0) return vscode.l10n.t('{0}: nothing found (stopped at the limit; entries examined: {1})', summary.label, scanned);
+        if (summary.total === 1) return vscode.l10n.t('{0}: 1 finding (stopped at the limit; entries examined: {1})', summary.label, scanned);
+        return vscode.l10n.t('{0}: {1} findings (stopped at the limit; entries examined: {2})', summary.label, summary.total, scanned);
       }
-      if (summary.total === 0) return vscode.l10n.t('{0}: nothing found in {1} entries', summary.label, scanned);
-      if (summary.total === 1) return vscode.l10n.t('{0}: 1 finding in {1} entries', summary.label, scanned);
-      return vscode.l10n.t('{0}: {1} findings in {2} entries', summary.label, summary.total, scanned);
+      if (summary.total === 0) return vscode.l10n.t('{0}: nothing found (entries examined: {1})', summary.label, scanned);
+      if (summary.total === 1) return vscode.l10n.t('{0}: 1 finding (entries examined: {1})', summary.label, scanned);
+      return vscode.l10n.t('{0}: {1} findings (entries examined: {2})', summary.label, summary.total, scanned);
     });
     const said = cancelled
       ? vscode.l10n.t('Boundary audit (cancelled before the end): {0}.', parts.join('; '))
@@ -266,14 +306,28 @@ export class WorkspaceAuditor implements vscode.Disposable {
   }
 }
 
-/** Quick fixes on a finding: trace its entry in the inspector, or show it in the Explorer. */
+/** Quick fixes on a finding: trace its entry in the inspector (as its code's link does), show it in the Explorer, read about its kind. */
 class FindingActions implements vscode.CodeActionProvider {
+  constructor(
+    private readonly entryOf: (uri: vscode.Uri) => FindingEntry | undefined,
+    private readonly docsOf: (kind: string) => vscode.Uri,
+  ) {}
+
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    if (!context.diagnostics.some((diagnostic) => diagnostic.source === DIAGNOSTIC_SOURCE)) return [];
-    const trace = new vscode.CodeAction(vscode.l10n.t('Trace in the Inspector'), vscode.CodeActionKind.QuickFix);
-    trace.command = { title: trace.title, command: 'boundaryInspector.inspectResource', arguments: [document.uri] };
+    const ours = context.diagnostics.filter((diagnostic) => diagnostic.source === DIAGNOSTIC_SOURCE);
+    const entry = this.entryOf(document.uri);
+    if (ours.length === 0 || entry === undefined) return [];
+    const trace = new vscode.CodeAction(vscode.l10n.t('Trace in Boundary Inspector'), vscode.CodeActionKind.QuickFix);
+    trace.command = { title: trace.title, command: SHOW_FINDING_COMMAND, arguments: [entry.id] };
+    trace.diagnostics = ours;
+    trace.isPreferred = true;
     const reveal = new vscode.CodeAction(vscode.l10n.t('Reveal in Explorer'), vscode.CodeActionKind.QuickFix);
     reveal.command = { title: reveal.title, command: 'revealInExplorer', arguments: [document.uri] };
-    return [trace, reveal];
+    const docs = entry.kinds.map((kind) => {
+      const read = new vscode.CodeAction(vscode.l10n.t('Read about "{0}"', kind), vscode.CodeActionKind.QuickFix);
+      read.command = { title: read.title, command: 'vscode.open', arguments: [this.docsOf(kind)] };
+      return read;
+    });
+    return [trace, reveal, ...docs];
   }
 }

@@ -1,16 +1,20 @@
 import * as vscode from 'vscode';
-import type { ExtensionMessage, PanelState, RefusalEntry } from '../shared/messages.js';
+import type { ExtensionMessage, PanelState, RefusalEntry, ServerStatus } from '../shared/messages.js';
 import type { WorkspaceAuditor } from './audit.js';
-import { AUDIT_COMMAND, VIEW_TYPE } from './ids.js';
+import { AUDIT_COMMAND, SHOW_FINDING_COMMAND, VIEW_TYPE } from './ids.js';
 import { grantNoteText, ServerProvider, PROVIDER_ID, refusalLogPath } from './mcpProvider.js';
 import type { PanelContext } from './panel.js';
 import { checkServerSandbox, hostProtection, type CheckedSandbox } from './protection.js';
 import { RefusalFeed } from './refusalFeed.js';
 import { RefusalStatus } from './refusalStatus.js';
+import { isServerOf, listProcesses, serverStatus, ServerWatch, type ServerCommand } from './serverProcess.js';
 import { registerSidebar } from './sidebar.js';
 import { readSettings } from './settings.js';
 
 type PanelModule = typeof import('./panel.js');
+
+/** How long a server the editor starts is looked for, so that a view shown meanwhile has its state. */
+const STARTING_WATCH_MS = 10_000;
 
 /** What the extension offers other extensions (and its tests). */
 export interface BoundaryInspectorApi {
@@ -41,10 +45,20 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
   };
 
   let refreshSidebar = () => {};
-  const provider = new ServerProvider(context.extensionUri, refusalLogPath(context), () => {
-    panelModule?.InspectorPanel.visible?.refresh();
-    refreshSidebar();
-  });
+  const provider = new ServerProvider(
+    context.extensionUri,
+    refusalLogPath(context),
+    () => {
+      panelModule?.InspectorPanel.visible?.refresh();
+      refreshSidebar();
+      serverWatch.check();
+    },
+    // The editor starts the server: looked for while it starts, whoever shows it.
+    () => {
+      const started = serverWatch.hold();
+      setTimeout(() => started.dispose(), STARTING_WATCH_MS);
+    },
+  );
   context.subscriptions.push(provider, vscode.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, provider));
 
   // The server checks its sandbox for the arguments it is given, once per set; the panel shows the answer when it comes.
@@ -64,6 +78,23 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     }
     return checked.sandbox;
   };
+
+  // Whether the agent's server runs: its process looked for while a view shows it (the editor's API does not say).
+  const ownServers = new Set<number>();
+  const serverWatch = new ServerWatch(
+    async (): Promise<ServerStatus> => {
+      const command: ServerCommand = { script: provider.serverScript, args: provider.launch().args, refusalLog: provider.refusalLog };
+      // With nothing granted no server is offered: nothing to look for.
+      const processes = command.args.length === 0 ? [] : await listProcesses((args) => isServerOf(command, args));
+      return serverStatus(processes, command, ownServers);
+    },
+    (status) => {
+      panelModule?.InspectorPanel.visible?.showServer(status);
+      refreshSidebar();
+    },
+  );
+  context.subscriptions.push({ dispose: () => serverWatch.stop() });
+  const serverShown = { server: () => serverWatch.status, holdServer: () => new vscode.Disposable(serverWatch.hold().dispose) };
 
   // One watcher of the log for the panel, the sidebar and the status bar, made when first wanted.
   let feed: RefusalFeed | undefined;
@@ -88,6 +119,8 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     runAudit: () => void loadAuditor().then((loaded) => loaded.run(undefined, { quiet: true })),
     checkedSandbox,
     provider,
+    ...serverShown,
+    ownServers,
   };
   const rootOf = (uri: vscode.Uri) => vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() ?? null;
   const showRefusal = (entry: RefusalEntry) => showPanel({ type: 'loadRefusal', entry });
@@ -99,6 +132,7 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
       roots: () => provider.launch().roots,
       grantNote: () => grantNoteText(provider.launch().notes),
       layers: () => hostProtection(checkedSandbox()),
+      ...serverShown,
     });
     refreshSidebar = sidebar.refresh;
     context.subscriptions.push(sidebar.disposable, new RefusalStatus(refusals(), showRefusal));
@@ -135,6 +169,15 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     vscode.commands.registerCommand('boundaryInspector.showRefusal', (entry?: RefusalEntry) => (entry ? showRefusal(entry) : showPanel({ type: 'showSection', section: 'refusals' }))),
     vscode.commands.registerCommand('boundaryInspector.showProtection', () => showPanel({ type: 'showSection', section: 'protection' })),
     vscode.commands.registerCommand(AUDIT_COMMAND, async (target?: vscode.Uri) => (await loadAuditor()).run(target instanceof vscode.Uri ? target : undefined)),
+    // A finding of the Problems panel (its code's link, its quick fix, a folder or link chosen there), traced as the panel's list traces it.
+    vscode.commands.registerCommand(SHOW_FINDING_COMMAND, async (id?: unknown) => {
+      const finding = typeof id === 'string' ? auditor?.finding(id) : undefined;
+      if (finding === undefined) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('That finding is from an earlier audit: run Audit Workspace Boundaries again.'));
+        return;
+      }
+      await showPanel({ type: 'loadFinding', root: finding.root, path: finding.path });
+    }),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
         (await loadPanel()).InspectorPanel.revive(panel, panelContext, (state as PanelState | undefined) ?? null);

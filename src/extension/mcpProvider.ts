@@ -31,6 +31,8 @@ export class ServerProvider implements vscode.McpServerDefinitionProvider<vscode
     private readonly extensionUri: vscode.Uri,
     readonly refusalLog: string,
     private readonly onLaunchChanged: () => void,
+    /** The editor is starting the server (it resolves a definition only then). */
+    private readonly onStarting: () => void,
   ) {
     const fire = () => {
       this.changed.fire();
@@ -60,6 +62,11 @@ export class ServerProvider implements vscode.McpServerDefinitionProvider<vscode
     return [
       new vscode.McpStdioServerDefinition(SERVER_LABEL, process.execPath, [this.serverScript, ...launch.args], { ELECTRON_RUN_AS_NODE: '1' }, launch.version),
     ];
+  }
+
+  resolveMcpServerDefinition(server: vscode.McpStdioServerDefinition): vscode.McpStdioServerDefinition {
+    this.onStarting();
+    return server;
   }
 
   dispose(): void {

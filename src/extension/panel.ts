@@ -2,12 +2,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Policy } from '../core/index.js';
 import { hostPlatform } from '../host/node.js';
-import { assertNever, type AuditSummary, type ExtensionMessage, type PanelState, type RootChoice, type WebviewMessage } from '../shared/messages.js';
+import { assertNever, type AuditSummary, type ExtensionMessage, type PanelState, type RootChoice, type ServerStatus, type WebviewMessage } from '../shared/messages.js';
 import { PATH_TOOL_NAMES, type ToolName } from '../shared/operations.js';
 import { runChanges } from '../shared/runOnServer.js';
 import type { ServerProvider } from './mcpProvider.js';
 import type { ServerCalls } from './serverCalls.js';
-import { VIEW_TYPE } from './ids.js';
+import { LIST_SERVERS_COMMAND, VIEW_TYPE } from './ids.js';
 import { hostProtection, type CheckedSandbox } from './protection.js';
 import type { RefusalFeed } from './refusalFeed.js';
 import type { SimulatedRoots } from '../shared/simulatedRoots.js';
@@ -31,6 +31,11 @@ export interface PanelContext {
   checkedSandbox(): CheckedSandbox | undefined;
   /** The agent's server as the editor starts it, for "Run on the server". */
   readonly provider: ServerProvider;
+  /** Whether the agent's server runs, looked for while `holdServer`'s handle is held. */
+  server(): ServerStatus;
+  holdServer(): vscode.Disposable;
+  /** The processes of the panel's own server ("Run on the server"), which are not the agent's. */
+  readonly ownServers: Set<number>;
 }
 
 /**
@@ -51,6 +56,8 @@ function placement(): Placement {
 
 /** How long the panel is waited for to become the active editor before a move is given up. */
 const MOVE_WAIT_MS = 5_000;
+/** A command handed to the page this recently is handed again to a page loaded again (a move takes up to MOVE_WAIT_MS, then loads). */
+const REPLAY_MS = 2 * MOVE_WAIT_MS;
 
 /** The editor's own move of the active editor to another group (`moveActiveEditor`), which keeps it pinned. */
 function moveActiveEditor(to: { readonly to: 'right' | 'position'; readonly by: 'group'; readonly value?: number }): void {
@@ -72,6 +79,20 @@ async function openLog(logPath: string): Promise<void> {
   }
 }
 
+/** The input a command puts in the panel's field, if it puts one. */
+function inputOf(message: ExtensionMessage): string | undefined {
+  switch (message.type) {
+    case 'inspect':
+      return message.input;
+    case 'loadRefusal':
+      return message.entry.input;
+    case 'loadFinding':
+      return message.path;
+    default:
+      return undefined;
+  }
+}
+
 /** For text and attribute values alike: a translated string may hold any of these. */
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -87,14 +108,15 @@ export class InspectorPanel {
   private calls: ServerCalls | undefined;
   /** The group the panel was last opened beside, until its page has said whether it fits there. */
   private besideOf: vscode.ViewColumn | undefined;
-  /** The commands handed to the page in the last MOVE_WAIT_MS, and when: a page a move loads again gets them too (drawn). */
+  /** The commands handed to the page in the last REPLAY_MS, and when: a page loaded again meanwhile gets them too. */
   private handed: { readonly message: ExtensionMessage; readonly at: number }[] = [];
-  private replay: { readonly messages: readonly ExtensionMessage[]; readonly until: number } | undefined;
   /** The window's width when the inspector last did not fit beside a page, and the width last seen. */
   private static besideClippedAt: number | undefined;
   private static windowWidth: number | undefined;
   /** Waiting for the panel to become the active editor, to move it (whenActive). */
   private waiting: vscode.Disposable | undefined;
+  /** Held while the page is shown: the agent's server is looked for meanwhile. */
+  private watching: vscode.Disposable | undefined;
 
   static createOrShow(context: PanelContext, first?: ExtensionMessage): InspectorPanel {
     let inspector = InspectorPanel.current;
@@ -157,7 +179,10 @@ export class InspectorPanel {
     // A hidden webview is torn down (its context is not retained) and loads again when shown:
     // whatever is posted meanwhile waits for the new page's `ready`.
     this._register(panel.onDidChangeViewState(() => {
-      if (!panel.visible) this.ready = false;
+      if (panel.visible) return;
+      this.ready = false;
+      this.watching?.dispose();
+      this.watching = undefined;
     }));
     this._register(panel.webview.onDidReceiveMessage((message: WebviewMessage) => this.receive(message)));
   }
@@ -210,12 +235,8 @@ export class InspectorPanel {
     this.besideOf = undefined;
     InspectorPanel.besideClippedAt = clipped ? windowWidth : undefined;
     if (!clipped) return;
-    this.whenActive(() => {
-      // A move may load the page again: what this one was just handed goes to the next one too.
-      const now = Date.now();
-      this.replay = { messages: this.handed.filter(({ at }) => at >= now - MOVE_WAIT_MS).map(({ message }) => message), until: now + MOVE_WAIT_MS };
-      moveActiveEditor({ to: 'position', by: 'group', value: column });
-    });
+    // The move loads the page again: what this one was just handed goes to the next one too (ready).
+    this.whenActive(() => moveActiveEditor({ to: 'position', by: 'group', value: column }));
   }
 
   private _register<T extends vscode.Disposable>(disposable: T): T {
@@ -234,9 +255,9 @@ export class InspectorPanel {
   }
 
   private hand(message: ExtensionMessage): void {
-    if (message.type === 'inspect' || message.type === 'loadRefusal' || message.type === 'showSection') {
+    if (message.type === 'inspect' || message.type === 'loadRefusal' || message.type === 'loadFinding' || message.type === 'showSection') {
       const now = Date.now();
-      this.handed = [...this.handed.filter(({ at }) => at >= now - MOVE_WAIT_MS), { message, at: now }];
+      this.handed = [...this.handed.filter(({ at }) => at >= now - REPLAY_MS), { message, at: now }];
     }
     void this.panel.webview.postMessage(message);
   }
@@ -258,6 +279,11 @@ export class InspectorPanel {
     return { type: 'audits', ...this.context.audits() };
   }
 
+  /** The agent's server started or stopped. */
+  showServer(server: ServerStatus): void {
+    this.postState({ type: 'server', server });
+  }
+
   /** The settings, trust or folders changed: hand the webview the new picture. */
   refresh(): void {
     this.postState(this.initMessage(null));
@@ -272,6 +298,7 @@ export class InspectorPanel {
       grantNote: this.context.grantNote(),
       logPath: this.context.logPath,
       layers: hostProtection(this.context.checkedSandbox()),
+      server: this.context.server(),
       simulatedRoots: this.context.simulatedRoots(),
       state,
     };
@@ -283,18 +310,25 @@ export class InspectorPanel {
         // A hidden panel reloads when shown again and says ready again: restore the serialized
         // state only the first time, but send the refusals every time.
         this.ready = true;
+        this.watching ??= this.context.holdServer();
         void this.panel.webview.postMessage(this.initMessage(this.restored));
         this.restored = null;
         this.startFeed();
         if (this.following) void this.panel.webview.postMessage({ type: 'refusals', entries: this.context.refusals().entries } satisfies ExtensionMessage);
         void this.panel.webview.postMessage(this.auditsMessage());
-        const replayed = this.replay !== undefined && Date.now() <= this.replay.until ? this.replay.messages : [];
-        this.replay = undefined;
-        this.handed = [];
-        for (const queued of [...replayed, ...this.pending.splice(0)]) this.hand(queued);
+        // A page loaded again soon after a command (moved, or hidden for a moment by an editor opened
+        // over it, as Problems opens one on a folder before it is traced) has only the saved state:
+        // the command is handed again, so its trace is in view, marked, the keyboard on it.
+        // Each keeps the time it was first handed: a page loaded again and again replays it only within REPLAY_MS of that.
+        const now = Date.now();
+        this.handed = this.handed.filter(({ at }) => at >= now - REPLAY_MS);
+        for (const { message } of this.handed) void this.panel.webview.postMessage(message);
+        for (const queued of this.pending.splice(0)) this.hand(queued);
         return;
       }
       case 'trace': {
+        // Something else traced since a command: a page loaded again keeps it, not the command's input.
+        this.handed = this.handed.filter(({ message: handed }) => [undefined, message.request.input].includes(inputOf(handed)));
         // The same core as the server, for the chosen tool's operation: on this machine, or simulated for another platform.
         const roots = this.context.roots();
         // Another platform's trace of a workspace folder: the folder where that platform would hold it.
@@ -311,6 +345,9 @@ export class InspectorPanel {
         return;
       case 'openLog':
         if (this.context.logPath !== null) void openLog(this.context.logPath);
+        return;
+      case 'listServers':
+        void vscode.commands.executeCommand(LIST_SERVERS_COMMAND);
         return;
       case 'runTool':
         void this.runTool(message.id, message.tool, message.input, message.root);
@@ -340,7 +377,7 @@ export class InspectorPanel {
         return;
       }
     }
-    this.calls ??= this._register(new (loadServerCalls().ServerCalls)(this.context.provider));
+    this.calls ??= this._register(new (loadServerCalls().ServerCalls)(this.context.provider, this.context.ownServers));
     const answer = await this.calls.call(tool, root, input);
     this.post({ type: 'toolAnswer', id, tool, answer });
   }
@@ -417,7 +454,8 @@ export class InspectorPanel {
     <tbody></tbody>
   </table>
   <section id="bi-bytes" class="bytes" hidden></section>
-  <div class="actions"><button id="bi-run" type="button"><span class="codicon codicon-play" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Run on the server'))}</button><button id="bi-copy" type="button" class="secondary"><span class="codicon codicon-copy" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Copy as test case'))}</button><span id="bi-copy-status" role="status"></span></div>
+  <div class="actions"><button id="bi-run" type="button" aria-describedby="bi-run-why"><span class="codicon codicon-play" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Run on the server'))}</button><button id="bi-copy" type="button" class="secondary" title="${escapeHtml(vscode.l10n.t("The trace as one line of JSON: a row for the project's trace tables"))}"><span class="codicon codicon-copy" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('Copy as test case'))}</button><span id="bi-copy-status" role="status"></span></div>
+  <p id="bi-run-why" class="run-why" hidden></p>
   <section id="bi-answer" class="answer" aria-live="polite" hidden></section>
   <section class="refusals" aria-labelledby="bi-refusals-title">
     <h2 id="bi-refusals-title">${escapeHtml(vscode.l10n.t('Recent refusals'))}</h2>
@@ -439,10 +477,12 @@ export class InspectorPanel {
   </section>
   <section class="grants" aria-labelledby="bi-grants-title">
     <h2 id="bi-grants-title">${escapeHtml(vscode.l10n.t('Granted to the agent'))}</h2>
+    <p class="server-status"><span id="bi-server" role="status"></span> <button id="bi-list-servers" type="button" class="link-button"><span class="codicon codicon-server" aria-hidden="true"></span> ${escapeHtml(vscode.l10n.t('MCP: List Servers'))}</button></p>
     <ul id="bi-grants" class="layer-list"></ul>
   </section>
   <section class="layers" aria-labelledby="bi-layers-title">
     <h2 id="bi-layers-title">${escapeHtml(vscode.l10n.t('Protection on this host'))}</h2>
+    <p id="bi-scope" class="scope-note"></p>
     <ul id="bi-layers" class="layer-list"></ul>
   </section>
 </main>
@@ -454,6 +494,7 @@ export class InspectorPanel {
   dispose(): void {
     if (InspectorPanel.current === this) InspectorPanel.current = undefined;
     this.waiting?.dispose();
+    this.watching?.dispose();
     this.panel.dispose();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }

@@ -31,8 +31,9 @@ export class RefusalStatus implements vscode.Disposable {
     const missing = recent.length - refused;
     // The feed keeps the newest RECENT_REFUSALS: past that the count is a floor.
     this.item.text = `$(shield) ${recent.length}${recent.length >= RECENT_REFUSALS ? '+' : ''}`;
-    this.item.tooltip = vscode.l10n.t('Since this window opened, the agent\'s server refused {0} calls and found nothing at {1} paths. Click to see them.', refused, missing);
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Boundary Inspector: {0} refusals and {1} not-found paths since this window opened', refused, missing) };
+    // Counts as values after a label, so no sentence has to agree with a number in any language.
+    this.item.tooltip = vscode.l10n.t("The agent's server since this window opened\nCalls refused: {0}\nPaths with nothing there: {1}\nClick to see them.", refused, missing);
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Boundary Inspector: calls refused: {0}; paths with nothing there: {1}; since this window opened', refused, missing) };
     if (announce && fresh.length > 0 && vscode.workspace.getConfiguration(SECTION).get<boolean>('notifyOnRefusal', false)) this.announce(fresh[0]!, fresh.length);
   }
 

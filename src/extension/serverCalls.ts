@@ -24,7 +24,11 @@ interface Session {
 export class ServerCalls implements vscode.Disposable {
   private session: Promise<Session> | undefined;
 
-  constructor(private readonly provider: ServerProvider) {}
+  constructor(
+    private readonly provider: ServerProvider,
+    /** The pids of the servers started here, which are not the agent's (serverProcess.ts). */
+    private readonly pids: Set<number>,
+  ) {}
 
   async call(tool: ToolName, workspaceUri: string, input: string): Promise<ToolAnswer> {
     const args = runArguments(tool, input);
@@ -62,6 +66,16 @@ export class ServerCalls implements vscode.Disposable {
       });
       const client = new Client({ name: 'boundary-inspector-panel', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
       await client.connect(transport);
+      const pid = transport.pid;
+      if (pid !== null) {
+        this.pids.add(pid);
+        // After the client's own handler, which connect() set.
+        const closed = transport.onclose;
+        transport.onclose = () => {
+          this.pids.delete(pid);
+          closed?.();
+        };
+      }
       return { version, client };
     })();
     this.session = started;

@@ -1,7 +1,7 @@
 /**
  * The inspector's traces: the core's trace for the chosen tool's operation, the near misses on
- * this machine, and what the server would refuse beyond the trace (a change where a read-only
- * grant decides). No `vscode` here: the grants arrive as the panel's root choices, so this is
+ * this machine, and what the server would refuse beyond the trace (a root it was not granted, a
+ * change where a read-only grant decides). No `vscode` here: the grants arrive as the panel's root choices, so this is
  * tested without an editor.
  */
 import {
@@ -18,7 +18,7 @@ import {
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
 import type { RootChoice, ServerNote, TraceRequest } from '../shared/messages.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, type ToolName } from '../shared/operations.js';
-import { readOnlyReason, workspacesBeside, type RightsGrant } from '../shared/grants.js';
+import { readOnlyReason, sameWorkspace, workspacesBeside, type RightsGrant } from '../shared/grants.js';
 import type { SimulatedRoots } from '../shared/simulatedRoots.js';
 
 export interface Traced {
@@ -71,7 +71,10 @@ export function traceRequest(request: TraceRequest, roots: readonly RootChoice[]
         otherWorkspaces: traced.verdict === 'outside' ? workspacesBeside(granted(), request.root) : [],
       })
     : traced;
-  return { trace, serverNote: serverNote(trace, request.workspace ?? trace.root, tool, roots, granted, host) };
+  const workspace = request.workspace ?? trace.root;
+  // The server answers for a granted workspace only: any other root is ERR_NOT_GRANTED first.
+  const refusedRoot = trace.simulated ? notGrantedFolder(workspace, roots) : root.ok ? notGrantedPath(workspace, root.path, roots, granted) : null;
+  return { trace, serverNote: refusedRoot ?? serverNote(trace, workspace, tool, roots, granted, host) };
 }
 
 function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platform): Granted[] {
@@ -86,16 +89,33 @@ function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platf
   return grants;
 }
 
+/** On this machine: a root the server would not find among its grants, compared as it compares them (by path, name by name). */
+function notGrantedPath(workspace: string, rootPath: string, roots: readonly RootChoice[], granted: () => readonly Granted[]): ServerNote | null {
+  return granted().some((grant) => sameWorkspace(grant.root, rootPath)) ? null : notGrantedNote(workspace, roots);
+}
+
+/** Simulated for another platform: only a workspace folder of this window, not granted, can be told so. */
+function notGrantedFolder(workspace: string, roots: readonly RootChoice[]): ServerNote | null {
+  return roots.find((choice) => choice.uri === workspace)?.rights === 'none' ? notGrantedNote(workspace, roots) : null;
+}
+
+function notGrantedNote(workspace: string, roots: readonly RootChoice[]): ServerNote {
+  const granted = roots.filter((choice) => choice.rights !== 'none').map((choice) => choice.uri);
+  return {
+    code: 'ERR_NOT_GRANTED',
+    reason: `${workspace} is not a granted workspace (a folder inside a granted one is not a grant either), so the agent's server answers every call naming it with ERR_NOT_GRANTED before it looks at the path. `
+      + (granted.length === 0 ? 'Nothing is granted now.' : `Granted: ${granted.join(', ')}.`),
+  };
+}
+
 /** The server's rule for rights (src/shared/grants.ts), worded as the server words it. */
 function serverNote(trace: Trace, workspace: string, tool: ToolName, roots: readonly RootChoice[], granted: () => readonly Granted[], host: Platform): ServerNote | null {
   const operation = OPERATIONS[tool];
   if (!operation.changes || trace.verdict !== 'inside' || trace.path === null) return null;
-  // The server answers only for a workspace it granted (any other is ERR_NOT_GRANTED first).
-  const named = roots.find((choice) => choice.uri === workspace);
-  if (named === undefined || named.rights === 'none') return null;
   if (trace.simulated) {
     // Another platform's paths do not compare with this machine's grants: the named one decides.
-    return named.rights === 'read' ? readOnly(`${named.uri} is granted read-only; ${tool} changes files.`) : null;
+    const named = roots.find((choice) => choice.uri === workspace);
+    return named?.rights === 'read' ? readOnly(`${named.uri} is granted read-only; ${tool} changes files.`) : null;
   }
   const reason = readOnlyReason(granted(), host, tool, trace.path, operation.replaces);
   return reason === undefined ? null : readOnly(reason);

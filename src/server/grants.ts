@@ -1,4 +1,7 @@
-import { comparisonKey, pathToUri, prepareRoot, rootToPath, type FileSystemPort, type Platform, type Policy, type PreparedRoot } from '../core/index.js';
+import { pathToUri, prepareRoot, type FileSystemPort, type Platform, type Policy, type PreparedRoot } from '../core/index.js';
+import { sameWorkspace } from '../shared/grants.js';
+
+export { sameWorkspace };
 
 export type Rights = 'read' | 'read-write';
 
@@ -76,14 +79,4 @@ export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions):
     });
   }
   return { grants, errors, warnings };
-}
-
-/** Exact equality of two workspace paths, name by name under the root's comparison: never a prefix. */
-export function sameWorkspace(root: Extract<PreparedRoot, { ok: true }>, path: string): boolean {
-  const other = rootToPath(path, { platform: root.ctx.platform, policy: root.ctx.policy });
-  if (!other.ok) return false;
-  const a = root.split;
-  const b = other.split;
-  if (a.prefix.toUpperCase() !== b.prefix.toUpperCase() || a.names.length !== b.names.length) return false;
-  return a.names.every((name, i) => comparisonKey(name, root.comparison) === comparisonKey(b.names[i]!, root.comparison));
 }

@@ -10,7 +10,7 @@
  * in a read-write one is not writable. A change that replaces the path also needs every workspace
  * at or below it writable.
  */
-import { isInside, splitAbsolute, type OtherWorkspace, type Platform, type PreparedRoot, type SplitPath } from '../core/index.js';
+import { comparisonKey, isInside, rootToPath, splitAbsolute, type OtherWorkspace, type Platform, type PreparedRoot, type SplitPath } from '../core/index.js';
 
 export interface RightsGrant {
   readonly uri: string;
@@ -55,4 +55,14 @@ export function workspacesBeside(grants: readonly RightsGrant[], except: string)
     if (grant.root.realPath !== null && grant.root.realPath !== grant.root.path) beside.push({ uri: grant.uri, path: grant.root.realPath });
   }
   return beside;
+}
+
+/** Exact equality of two workspace paths, name by name under the root's comparison: never a prefix. */
+export function sameWorkspace(root: Extract<PreparedRoot, { ok: true }>, path: string): boolean {
+  const other = rootToPath(path, { platform: root.ctx.platform, policy: root.ctx.policy });
+  if (!other.ok) return false;
+  const a = root.split;
+  const b = other.split;
+  if (a.prefix.toUpperCase() !== b.prefix.toUpperCase() || a.names.length !== b.names.length) return false;
+  return a.names.every((name, i) => comparisonKey(name, root.comparison) === comparisonKey(b.names[i]!, root.comparison));
 }

@@ -31,6 +31,15 @@ export function anchoredDetail(platform: Platform, anchored: boolean): string {
   return `not available ${where} (Node has no openat here): each path is checked again immediately before a change, which narrows a race with changes on disk but cannot close it`;
 }
 
+/**
+ * What goes around the server, so that no layer applies to it: said wherever the layers are
+ * listed, since "sandbox: active" reads as "the agent is confined" to someone who has not been told.
+ */
+export const NOT_GUARDED = ["the agent's built-in file edits", 'commands the agent runs in a terminal', "other MCP servers' tools"] as const;
+
+/** The layers' reach, in one sentence. */
+export const PROTECTION_SCOPE = `These layers guard only the calls the agent makes to this server's tools. They do not guard ${NOT_GUARDED.slice(0, -1).join(', ')} or ${NOT_GUARDED.at(-1)!}.`;
+
 export function protectionLayers(host: HostProtection): ProtectionLayer[] {
   return [
     {

@@ -42,9 +42,9 @@ export interface TraceRequest {
   readonly workspace?: string;
 }
 
-/** What the server would refuse beyond the trace: a change in a workspace granted read-only. */
+/** What the server would refuse beyond the trace: a root it was not granted, a change in a workspace granted read-only. */
 export interface ServerNote {
-  readonly code: 'ERR_READ_ONLY';
+  readonly code: 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY';
   readonly reason: string;
 }
 
@@ -132,6 +132,16 @@ export type ToolAnswer =
   /** The server could not be started or did not answer. */
   | { readonly kind: 'failed'; readonly reason: string };
 
+/** Whether the agent's server runs, as the extension finds its process (src/extension/serverProcess.ts). */
+export type ServerStatus =
+  /** Nothing is granted, so no server is offered to the agent. */
+  | { readonly kind: 'none' }
+  /** Not told here (Windows), or not looked for yet. */
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'stopped' }
+  /** `current`: started with the grants and settings of now; `sandbox`: the program seen holding it in its sandbox, if any. */
+  | { readonly kind: 'running'; readonly pid: number; readonly current: boolean; readonly sandbox: string | null };
+
 /** The sections a command can bring into view: the refusal list, the protection layers. */
 export type PanelSection = 'refusals' | 'protection';
 
@@ -149,7 +159,9 @@ export type WebviewMessage =
   /** Open the server's refusal log in an editor. */
   | { readonly type: 'openLog' }
   /** Call `tool` on the real server with this input against this root; a change only once the person confirms. */
-  | { readonly type: 'runTool'; readonly id: number; readonly tool: ToolName; readonly input: string; readonly root: string };
+  | { readonly type: 'runTool'; readonly id: number; readonly tool: ToolName; readonly input: string; readonly root: string }
+  /** Show the editor's list of MCP servers, where the server is started, stopped and restarted. */
+  | { readonly type: 'listServers' };
 
 export type ExtensionMessage =
   | {
@@ -162,6 +174,7 @@ export type ExtensionMessage =
       readonly logPath: string | null;
       /** What protects the boundary on this host: authorization, containment, anchored I/O, sandbox. */
       readonly layers: readonly ProtectionLayer[];
+      readonly server: ServerStatus;
       /** Where a workspace folder is put when another platform is simulated (boundaryInspector.simulatedRoots). */
       readonly simulatedRoots: SimulatedRoots;
       /** State to restore, or a starting input from a command. */
@@ -171,6 +184,10 @@ export type ExtensionMessage =
   | { readonly type: 'inspect'; readonly input: string; readonly root: string | null }
   /** Load this logged refusal (the sidebar's list, a notification), as clicking it in the panel's list does. */
   | { readonly type: 'loadRefusal'; readonly entry: RefusalEntry }
+  /** Trace this audit finding's entry (chosen in the Problems panel), as clicking it in the panel's list does. */
+  | { readonly type: 'loadFinding'; readonly root: string; readonly path: string }
+  /** The agent's server started or stopped. */
+  | { readonly type: 'server'; readonly server: ServerStatus }
   /** The core's trace, near misses included, and what the server would refuse besides (null: nothing). */
   | { readonly type: 'traceResult'; readonly id: number; readonly trace: Trace; readonly serverNote: ServerNote | null }
   /** The last audit of each folder audited, and whether one is running. */

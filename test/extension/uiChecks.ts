@@ -25,6 +25,8 @@ export interface UiOptions {
   readonly screenshotDir: string;
   /** Also copy the README's pictures to media/ (screenshot.png and one per feature; see README_IMAGES). */
   readonly updateReadmeScreenshot: boolean;
+  /** Only the checks whose names match (BI_UI_GREP): for working on a few; a check may need the state an earlier one left. */
+  readonly only?: RegExp;
 }
 
 /**
@@ -267,6 +269,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
   const results: CheckResult[] = [];
   let frame: Frame | undefined;
   const check = async (name: string, body: (frame: Frame) => Promise<void>) => {
+    if (options.only !== undefined && !options.only.test(name)) return;
     const started = Date.now();
     try {
       // A reloaded webview is a new frame.
@@ -293,7 +296,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     copyFileSync(file, target);
     optimisePng(target, log);
   };
-  const shotFile = (name: ReadmeImage) => {
+  const shotFile = (name: string) => {
     mkdirSync(options.screenshotDir, { recursive: true });
     return path.join(options.screenshotDir, name);
   };
@@ -459,13 +462,43 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     }
   }
 
-  await check('the panel names the protection layers active on this host, anchored I/O among them on Linux', async (frame) => {
+  await check('a trace asked for while the panel shows the grants, or the refusals, comes into view with the keyboard on its verdict', async () => {
+    for (const [section, command] of [['grants', 'Boundary Inspector: Show the Grants and Protection'], ['refusals', 'Boundary Inspector: Show Refusals']] as const) {
+      await runFromPalette(page, command);
+      frame = await findPanelFrame(page, 20_000);
+      await waitForFocus(frame, `${command} did not bring the ${section} into view`, (focus) => focus.inView && focus.id !== 'bi-input' && (focus.verdictTop ?? 0) < 0);
+      const input = `src/../../after-${section}.txt`;
+      await runFromPalette(page, 'Boundary Inspector: Inspect Path...');
+      await page.locator('.quick-input-widget', { hasText: 'A URI or path to trace against the workspace' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('.quick-input-widget input').fill(input);
+      await page.keyboard.press('Enter');
+      frame = await findPanelFrame(page, 20_000);
+      await waitForPanel(frame, `the panel does not trace ${input}`, (state) => state.input === input && state.rows['parse']?.input === input && verdictIs(state, 'outside'));
+      await waitForFocus(frame, `after ${command}, the trace of ${input} is not in view with the keyboard on its verdict`, (focus) =>
+        focus.id === 'bi-verdict' && focus.verdictTop !== null && focus.verdictTop >= -2 && focus.verdictTop < 200);
+    }
+  });
+
+  await check('the panel names the protection layers on this host, anchored I/O among them on Linux, and says plainly what they do not guard', async (frame) => {
     const state = await waitForPanel(frame, 'no protection layers listed in #bi-layers', (state) => state.layers.length === 4);
     const names = state.layers.map((text) => text.split(':')[0]);
     if (names.join(',') !== 'authorization,containment,anchored I/O,sandbox') throw new Error(`the layers listed are ${JSON.stringify(state.layers)}`);
     const anchored = state.layers[2]!;
-    const expected = process.platform === 'linux' ? 'anchored I/O: active' : 'anchored I/O: not active';
-    if (anchored !== expected) throw new Error(`the anchored I/O layer reads ${JSON.stringify(anchored)}, not ${JSON.stringify(expected)}`);
+    // "active" while the agent's server runs; "ready" while none does.
+    const expected = process.platform === 'linux' ? /^anchored I\/O: (active|ready \(no server running\))$/ : /^anchored I\/O: not active$/;
+    if (!expected.test(anchored)) throw new Error(`the anchored I/O layer reads ${JSON.stringify(anchored)}`);
+    const scope = (await frame.evaluate(`(() => {
+      const note = document.getElementById('bi-scope');
+      const list = document.getElementById('bi-layers');
+      return note && !note.hidden && note.getBoundingClientRect().height > 0
+        ? { text: note.textContent ?? '', before: !!list && (note.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 }
+        : null;
+    })()`)) as { text: string; before: boolean } | null;
+    if (scope === null) throw new Error('the protection section says nothing of what the layers do not guard');
+    for (const part of ["only the calls the agent makes to this server's tools", "the agent's built-in file edits", 'commands the agent runs in a terminal', "other MCP servers' tools"]) {
+      if (!scope.text.includes(part)) throw new Error(`the protection section's note does not say ${JSON.stringify(part)}: ${JSON.stringify(scope.text)}`);
+    }
+    if (!scope.before) throw new Error('the note on what the layers do not guard comes after the layers');
   });
 
   await check('the sandbox layer comes to say what the server found when it checked its sandbox from inside', async (frame) => {
@@ -661,17 +694,26 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     }
   });
 
-  await check('the sidebar lists the grant and the layers, and the recent refusals; choosing one loads it in the inspector; the status bar counts them', async (frame) => {
+  await check('the sidebar lists the grant, the layers and what they do not guard, and the recent refusals, each row led by its code and its name; choosing one loads it in the inspector; the status bar counts them', async (frame) => {
     const status = page.locator('.statusbar-item[aria-label^="Boundary Inspector:"]').first();
     await status.waitFor({ state: 'visible', timeout: 10_000 });
     if (!/\d/.test((await status.textContent()) ?? '')) throw new Error(`the status bar item reads ${JSON.stringify(await status.textContent())}`);
+    // Counts as values after their labels: never "1 calls" or "1 paths".
+    const spoken = (await status.getAttribute('aria-label')) ?? '';
+    if (!/^Boundary Inspector: calls refused: \d+\+?; paths with nothing there: \d+; since this window opened$/.test(spoken)) throw new Error(`the status bar item is read as ${JSON.stringify(spoken)}`);
     await page.locator('.part.activitybar .action-label[aria-label^="Boundary Inspector"]').first().click();
     try {
       const rows = (view: string) => page.locator('.pane', { has: page.locator('.pane-header', { hasText: view }) }).locator('.monaco-list-row');
       await rows("Agent's Server").filter({ hasText: 'read-write' }).filter({ hasText: path.basename(demo.notes) }).first().waitFor({ state: 'visible', timeout: 10_000 });
       await rows("Agent's Server").filter({ hasText: 'containment' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-      const refusal = rows('Recent Refusals').filter({ hasText: 'delete_path ERR_OUTSIDE' }).filter({ hasText: evilUri }).first();
+      for (const unguarded of ["the agent's built-in file edits", 'commands the agent runs in a terminal', "other MCP servers' tools"]) {
+        await rows("Agent's Server").filter({ hasText: unguarded }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      }
+      // The code and the path's name lead the row, whole, however narrow the side bar: the tool and the whole input follow.
+      const refusal = rows('Recent Refusals').filter({ hasText: `ERR_OUTSIDE ${path.basename(demo.evilSecret)}` }).filter({ hasText: 'delete_path' }).first();
       await refusal.waitFor({ state: 'visible', timeout: 15_000 });
+      const label = (await refusal.locator('.label-name').first().evaluate((element) => ({ text: (element.textContent ?? '').trim(), cut: element.scrollWidth > element.clientWidth + 1 }))) as { text: string; cut: boolean };
+      if (label.text !== `ERR_OUTSIDE ${path.basename(demo.evilSecret)}` || label.cut) throw new Error(`the refusal's row leads with ${JSON.stringify(label)}`);
       const file = shotFile('sidebar.png');
       await page.screenshot({ path: file });
       publish(file, 'sidebar.png');
@@ -742,19 +784,38 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       focus.id === 'bi-verdict' && focus.verdictTop !== null && focus.verdictTop >= 0 && focus.verdictTop < 200 && focus.current.length === 1 && focus.current[0]!.includes('finding'));
   });
 
-  await check('Problems: choosing the escaping link\'s finding reveals the link in the Explorer and opens no editor on it', async () => {
+  await check("Problems: choosing the escaping link's finding traces it in the inspector and opens no editor on it; a finding's code link traces its entry", async (frame) => {
+    // Another trace on screen first, so that the one the finding asks for is its own doing; read as most tools do.
+    await frame.selectOption('#bi-tool', 'read_text_file');
+    await traceInput(frame, 'hello.txt');
+    await waitForPanel(frame, 'hello.txt is not traced', (state) => state.rows['parse']?.input === 'hello.txt');
     await page.locator('[id="status.problems"]').first().click();
     try {
       const finding = page.locator('.markers-panel .monaco-list-row', { hasText: 'This link leads outside the workspace' }).first();
       await finding.waitFor({ state: 'visible', timeout: 10_000 });
       await finding.click();
-      const revealed = page.locator('.explorer-folders-view .monaco-list-row[aria-selected="true"]', { hasText: path.basename(demo.escapeLink) });
-      await revealed.first().waitFor({ state: 'visible', timeout: 10_000 });
+      let panel = await findPanelFrame(page, 20_000);
+      await waitForPanel(panel, 'choosing the finding in Problems did not trace the link', (state) =>
+        state.input === demo.escapeLink && state.root === workspaceUri && verdictIs(state, 'outside') && state.verdictText.includes('ERR_SYMLINK_ESCAPE'));
+      await waitForFocus(panel, 'the trace of the finding is not in view with the keyboard on it', (focus) => focus.id === 'bi-verdict' && focus.current.length === 1 && focus.current[0]!.includes('finding'));
       // Given time to open one, no editor stays on the link.
       await page.waitForTimeout(1_000);
       const tabs = await page.locator('.tabs-container .tab').allTextContents();
       if (tabs.some((tab) => tab.trim() === path.basename(demo.escapeLink))) throw new Error(`an editor is open on the link: tabs ${JSON.stringify(tabs)}`);
+      // The code of a file's finding ("case-twins" on TODO.md) is a link to the same trace, not a web page.
+      const link = page.locator('.markers-panel .monaco-list-row a.monaco-link', { has: page.locator('.marker-code', { hasText: exactly('case-twins') }) }).first();
+      // The Problems list draws only the rows in view: filtered to the kind, its row is among them.
+      const filter = page.locator('.part.panel .viewpane-filter input').first();
+      if (await filter.isVisible().catch(() => false)) await filter.fill('case-twins');
+      await link.waitFor({ state: 'visible', timeout: 10_000 });
+      await link.click();
+      panel = await findPanelFrame(page, 20_000);
+      await waitForPanel(panel, "the code link of a case-twins finding did not trace its entry", (state) =>
+        demo.caseTwins.includes(state.input) && state.root === workspaceUri && verdictIs(state, 'inside'));
+      const shown = await editorTabs(page);
+      if (!shown.includes(INSPECTOR_TAB)) throw new Error(`the inspector is not among the tabs: ${JSON.stringify(shown)}`);
     } finally {
+      await page.locator('.part.panel .viewpane-filter input').first().fill('', { timeout: 2_000 }).catch(() => undefined);
       await page.locator('.part.panel .codicon-panel-close').first().click({ timeout: 5_000 }).catch(() => undefined);
       await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => undefined);
       await page.locator('.tabs-container .tab', { hasText: 'Boundary Inspector' }).first().click().catch(() => undefined);
@@ -806,6 +867,47 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     if (normalised !== 'C:\\Users\\dev\\app\\src\\a.ts') throw new Error(`the normalise row's output is ${JSON.stringify(normalised)}, not "C:\\Users\\dev\\app\\src\\a.ts"`);
   });
 
+  await check('a root that is not granted: the verdict says, right under it, that the server refuses it with ERR_NOT_GRANTED; "Run on the server" says on the page why it is off', async (frame) => {
+    const outsideUri = pathToFileURL(demo.outside).href;
+    const seen = async () => (await frame.evaluate(`(() => {
+      const verdict = document.getElementById('bi-verdict');
+      const next = verdict?.querySelector('.verdict-headline')?.nextElementSibling;
+      const run = document.getElementById('bi-run');
+      const why = document.getElementById('bi-run-why');
+      return {
+        banner: verdict?.className ?? '',
+        next: next?.className ?? '',
+        note: (next?.textContent ?? '').replace(/\\s+/g, ' ').trim(),
+        disabled: run?.disabled ?? false,
+        why: why && !why.hidden && why.getBoundingClientRect().height > 0 ? (why.textContent ?? '') : null,
+      };
+    })()`)) as { banner: string; next: string; note: string; disabled: boolean; why: string | null };
+    await frame.selectOption('#bi-platform', 'linux');
+    await frame.selectOption('#bi-tool', 'read_text_file');
+    try {
+      await chooseRoot(frame, outsideUri);
+      await traceInput(frame, 'secret.txt');
+      await waitForPanel(frame, 'secret.txt is not traced inside the folder typed as the root', (state) => state.rows['parse']?.input === 'secret.txt' && verdictIs(state, 'inside'));
+      const shown = await seen();
+      if (!shown.next.split(/\s+/).includes('verdict-server') || !shown.note.includes('ERR_NOT_GRANTED')) throw new Error(`under the verdict: ${JSON.stringify(shown)}`);
+      if (!shown.note.includes(outsideUri)) throw new Error(`the note does not name the root: ${shown.note}`);
+      if (!shown.banner.split(/\s+/).includes('verdict-server-refuses')) throw new Error(`the banner is drawn as a plain verdict: ${shown.banner}`);
+      if (!shown.disabled || shown.why === null || !shown.why.includes('not a workspace folder granted to the agent')) throw new Error(`"Run on the server": ${JSON.stringify(shown)}`);
+      // A granted root: the same path traced inside with nothing more said, and a tool that needs more than a path says so.
+      await chooseRoot(frame, workspaceUri);
+      await traceInput(frame, 'hello.txt');
+      await waitForPanel(frame, 'hello.txt is not inside', (state) => state.rows['parse']?.input === 'hello.txt' && verdictIs(state, 'inside'));
+      const granted = await seen();
+      if (granted.banner.includes('verdict-server-refuses') || granted.note.includes('ERR_NOT_GRANTED') || granted.disabled || granted.why !== null) throw new Error(`a granted root still reads as refused: ${JSON.stringify(granted)}`);
+      await frame.selectOption('#bi-tool', 'write_file');
+      const writing = await seen();
+      if (!writing.disabled || writing.why === null || !writing.why.startsWith('write_file needs more than a path')) throw new Error(`"Run on the server" with write_file: ${JSON.stringify(writing)}`);
+    } finally {
+      await chooseRoot(frame, workspaceUri);
+      await frame.selectOption('#bi-tool', 'read_text_file');
+    }
+  });
+
   await runLookChecks(page, () => findPanelFrame(page), check, { log, screenshotDir: options.screenshotDir });
   await check('screenshot of the panel', async (frame) => {
     // The README's picture: the sibling-prefix trap, refused at containment, above the refusal list.
@@ -823,6 +925,42 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     // The panel alone, at the panel's full width in a window tall enough for it: the form, the
     // verdict, the whole stage table and the refusal list.
     await panelShot(frame, 'screenshot.png', '#bi-form', 'section.refusals');
+  });
+
+  // Last: it stops the agent's server (the suite started it), as a crash or MCP: Stop Server would.
+  await check("whether the agent's server runs: the panel and the side bar say it runs, with its process, and once it stops that it does not, the layers ready but guarding nothing", async () => {
+    await runFromPalette(page, 'Boundary Inspector: Show the Grants and Protection');
+    let panel = await findPanelFrame(page, 20_000);
+    const serverLine = async (current: Frame) => (await current.evaluate(`(() => { const line = document.getElementById('bi-server'); return { kind: line?.dataset.kind ?? '', text: line?.textContent ?? '' }; })()`)) as { kind: string; text: string };
+    const waitForServer = async (kind: string) => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        panel = await findPanelFrame(page, 20_000);
+        const line = await serverLine(panel);
+        if (line.kind === kind) return line;
+        if (Date.now() > deadline) throw new Error(`the panel does not say the server is ${kind}: ${JSON.stringify(line)}`);
+        await page.waitForTimeout(250);
+      }
+    };
+    const running = await waitForServer('running');
+    const pid = Number(/process (\d+)/.exec(running.text)?.[1]);
+    if (!Number.isInteger(pid) || !running.text.startsWith("The agent's server: running (process")) throw new Error(`the panel says ${JSON.stringify(running.text)}`);
+    await page.locator('.part.activitybar .action-label[aria-label^="Boundary Inspector"]').first().click();
+    try {
+      const rows = page.locator('.pane', { has: page.locator('.pane-header', { hasText: "Agent's Server" }) }).locator('.monaco-list-row');
+      await rows.filter({ hasText: `running` }).filter({ hasText: `process ${pid}` }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await page.screenshot({ path: shotFile('sidebar-server-running.png') });
+      process.kill(pid, 'SIGTERM');
+      await rows.filter({ hasText: 'not running' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await rows.filter({ has: page.locator('.label-name', { hasText: exactly('containment') }) }).filter({ has: page.locator('.label-description', { hasText: exactly('ready') }) }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.screenshot({ path: shotFile('sidebar-server-stopped.png') });
+      await waitForServer('stopped');
+      const layers = (await snapshot(panel)).layers;
+      if (!layers.some((layer) => layer === 'containment: ready (no server running)')) throw new Error(`with no server running the layers read ${JSON.stringify(layers)}`);
+    } finally {
+      await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => undefined);
+      await runFromPalette(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+    }
   });
 
   return results;
@@ -872,10 +1010,11 @@ async function findFrameWithHeading(page: Page, heading: string, timeout = 20_00
   }
 }
 
-export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, options: Pick<UiOptions, 'log' | 'screenshotDir'>): Promise<CheckResult[]> {
+export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, options: Pick<UiOptions, 'log' | 'screenshotDir' | 'only'>): Promise<CheckResult[]> {
   const { log } = options;
   const results: CheckResult[] = [];
   const check = async (name: string, body: () => Promise<void>) => {
+    if (options.only !== undefined && !options.only.test(name)) return;
     const started = Date.now();
     try {
       await body();
@@ -1000,6 +1139,100 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
       await waitForWholeView(page, 'Show Refusals');
     } finally {
       for (const command of opened.reverse()) await runFromPalette(page, command).catch(() => undefined);
+      if (viewport) await page.setViewportSize(viewport);
+    }
+  });
+
+  await check("at 1400 px, with the side bar open and with a wide chat open: each step's page fits its column where it is shown, and where the editor hides it the trace step's own text gives every input its page lists", async () => {
+    const viewport = page.viewportSize();
+    const toggled: string[] = [];
+    const show = async (part: string, command: string, shown: boolean) => {
+      if ((await page.locator(part).first().isVisible().catch(() => false)) === shown) return;
+      await runFromPalette(page, command);
+      await page.locator(part).first().waitFor({ state: shown ? 'visible' : 'hidden', timeout: 10_000 });
+      toggled.push(command);
+    };
+    const primary = ['.part.sidebar', 'View: Toggle Primary Side Bar Visibility'] as const;
+    const secondary = ['.part.auxiliarybar', 'View: Toggle Secondary Side Bar Visibility'] as const;
+    /** Drags the chat's edge so that it is `width` px wide; returns how far it was dragged. */
+    const chatWidth = async (width: number): Promise<number> => {
+      const sash = (await page.evaluate(`(() => {
+        const bar = document.querySelector('.part.auxiliarybar')?.getBoundingClientRect();
+        if (!bar) return null;
+        const near = Array.from(document.querySelectorAll('.monaco-sash.vertical'), (sash) => sash.getBoundingClientRect())
+          .filter((box) => box.height > 100 && Math.abs(box.left + box.width / 2 - bar.left) < 6);
+        return near[0] ? { x: near[0].left + near[0].width / 2, y: near[0].top + near[0].height / 2, width: bar.width } : null;
+      })()`)) as { x: number; y: number; width: number } | null;
+      if (sash === null) throw new Error("no sash at the chat's edge");
+      const by = width - sash.width;
+      await page.mouse.move(sash.x, sash.y);
+      await page.mouse.down();
+      await page.mouse.move(sash.x - by, sash.y, { steps: 8 });
+      await page.mouse.up();
+      return by;
+    };
+    // The page is the active editor once the inspector is closed. The step chosen is expanded, and disabled: chosen again, it is not clicked.
+    const choose = async (id: string) => {
+      if ((await page.locator(stepSelector(id)).getAttribute('aria-expanded')) !== 'true') await page.locator(stepSelector(id)).click();
+    };
+    const trace = declared.steps.find((step) => step.id === 'traceRefusedPath')!;
+    // Each list item (or table row) of its page opens with an input to paste, as code.
+    const offered = [...readFileSync(path.join(REPO, trace.media.markdown!), 'utf8').matchAll(/^(?:- |\| )`([^`]+)`/gm)].map((match) => match[1]!);
+    /** Each step with a page: the page fits its column where it is shown; the trace step's inputs are on screen either way. */
+    const walk = async (layout: string): Promise<boolean[]> => {
+      const shown: boolean[] = [];
+      for (const step of declared.steps) {
+        if (step.media.markdown === undefined) continue;
+        const heading = /^# (.+)$/m.exec(readFileSync(path.join(REPO, step.media.markdown), 'utf8'))?.[1] ?? '';
+        await choose(step.id);
+        await page.waitForTimeout(500);
+        const mediaShown = await page.locator('.gettingStartedDetailsContent > .getting-started-media').first().isVisible().catch(() => false);
+        shown.push(mediaShown);
+        await page.screenshot({ path: path.join(options.screenshotDir, `walkthrough-1400-${layout}-${step.id}.png`) });
+        let pageText = '';
+        if (mediaShown) {
+          const frame = await findFrameWithHeading(page, heading);
+          const fit = (await frame.evaluate(`(() => {
+            const width = document.documentElement.clientWidth;
+            const cut = Array.from(document.body.querySelectorAll('*'))
+              .filter((element) => element.getBoundingClientRect().right > width + 0.5)
+              .map((element) => element.tagName.toLowerCase() + ' ' + Math.round(element.getBoundingClientRect().right) + ' "' + (element.textContent ?? '').slice(0, 30) + '"');
+            return { width, scrollWidth: document.documentElement.scrollWidth, cut: cut.slice(0, 6), text: document.body.innerText };
+          })()`)) as { width: number; scrollWidth: number; cut: string[]; text: string };
+          if (fit.scrollWidth > fit.width + 1 || fit.cut.length > 0) throw new Error(`${layout}: ${step.media.markdown} is cut off in its ${fit.width} px column (${fit.scrollWidth} px wide): ${fit.cut.join(', ')}`);
+          pageText = fit.text;
+        }
+        if (step.id !== trace.id) continue;
+        const stepText = (await page.locator(stepSelector(step.id)).innerText()).replace(/\s+/g, ' ');
+        const missing = offered.filter((input) => !stepText.includes(input) && !pageText.includes(input));
+        if (missing.length > 0) throw new Error(`${layout} (the step's page ${mediaShown ? 'shown' : 'hidden'}): no text on screen gives ${JSON.stringify(missing)}; the step reads ${JSON.stringify(stepText)}`);
+      }
+      return shown;
+    };
+    let dragged = 0;
+    try {
+      if (offered.length < 3) throw new Error(`${trace.media.markdown} lists ${JSON.stringify(offered)}`);
+      mkdirSync(options.screenshotDir, { recursive: true });
+      // Choosing every step completes the one done when chosen: with the others done by the checks
+      // before, the editor would put the finished walkthrough away. Its progress starts again.
+      await runFromPalette(page, 'Developer: Reset Welcome Page Walkthrough Progress');
+      await closeTab(page, INSPECTOR_TAB);
+      await page.setViewportSize({ width: 1400, height: 900 });
+      // A chat as wide as people keep it: the walkthrough is 950 px or less, where the editor hides each step's page.
+      await show(...primary, false);
+      await show(...secondary, true);
+      dragged = await chatWidth(480);
+      const shown = await walk('chat');
+      if (shown.some(Boolean)) throw new Error(`with the chat 480 px wide the editor still shows a step's page (${JSON.stringify(shown)}): the case of a hidden page is not checked`);
+      await chatWidth((await page.locator('.part.auxiliarybar').first().boundingBox())!.width - dragged);
+      dragged = 0;
+      // The side bar open instead: each page is drawn beside its step, in a narrower column.
+      await show(...secondary, false);
+      await show(...primary, true);
+      await walk('sidebar');
+    } finally {
+      if (dragged !== 0) await chatWidth(-dragged + (await page.locator('.part.auxiliarybar').first().boundingBox())!.width).catch(() => undefined);
+      for (const command of toggled.reverse()) await runFromPalette(page, command).catch(() => undefined);
       if (viewport) await page.setViewportSize(viewport);
     }
   });

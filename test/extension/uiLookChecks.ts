@@ -54,6 +54,8 @@ const TARGETS: readonly Target[] = [
   { label: 'audit finding kind', selector: '.finding-kind', min: TEXT_RATIO },
   { label: 'unicode-form label', selector: '.unicode-form', min: TEXT_RATIO },
   { label: 'layer name', selector: '.layer strong', min: TEXT_RATIO },
+  { label: 'server note code (a root not granted)', selector: '#bi-verdict .verdict-server .code', min: TEXT_RATIO },
+  { label: '"Run on the server": why it is off', selector: '#bi-run-why', min: TEXT_RATIO },
 ];
 
 interface Measured {
@@ -302,6 +304,12 @@ async function workspaceRoot(frame: Frame): Promise<string> {
   return value;
 }
 
+/** A root typed in ("Other…"), not one of the workspace folders. */
+async function chooseCustomRoot(frame: Frame, root: string): Promise<void> {
+  await frame.selectOption('#bi-root', '__custom__');
+  await frame.fill('#bi-root-custom', root);
+}
+
 /** Linux (this machine), the workspace folder, read_text_file, every stage shown. */
 async function plainSettings(frame: Frame): Promise<string> {
   const root = await workspaceRoot(frame);
@@ -384,6 +392,16 @@ export async function runLookChecks(
     }
     await frame.evaluate("document.getElementById('bi-refusals')?.scrollIntoView({ block: 'start' })");
     await shot(`look-${name}-lists.png`);
+    // A root not granted (the sibling beside the workspace): the server's refusal under the verdict, and why "Run on the server" is off.
+    await chooseCustomRoot(frame, `${root}-evil`);
+    await traceInput(frame, 'secret.md');
+    await waitForTrace(frame, 'secret.md', (shown) => hasClass(shown.verdictClass, 'verdict-server-refuses'));
+    await measure();
+    await frame.evaluate('document.activeElement?.blur(); window.scrollTo(0, 0)');
+    await shot(`look-${name}-not-granted.png`);
+    await frame.selectOption('#bi-root', root);
+    await frame.evaluate("document.getElementById('bi-grants-title')?.scrollIntoView({ block: 'start' })");
+    await shot(`look-${name}-protection.png`);
     await traceInput(frame, '');
     await poll('the empty input did not show the hint', () => shownNow(frame), (shown) => hasClass(shown.verdictClass, 'verdict-hint'));
     await measure();
@@ -437,7 +455,9 @@ export async function runLookChecks(
       if (!sidebarWasOpen) await runFromPalette(page, 'View: Toggle Primary Side Bar Visibility');
       await sidebar.waitFor({ state: 'visible', timeout: 10_000 });
       const frame = await frameOf();
-      await plainSettings(frame);
+      const root = await plainSettings(frame);
+      // Against a root not granted, so that the server's refusal and why "Run on the server" is off are drawn too.
+      await chooseCustomRoot(frame, `${root}-evil`);
       // A long path with a name in NFD: the stage table, the Unicode table and the verdict's facts all hold it.
       const input = `${'a-rather-long-folder-name/'.repeat(6)}cafe\u0301.txt`;
       await traceInput(frame, input);
@@ -490,6 +510,9 @@ export async function runLookChecks(
       log(`ui:      narrow panel: ${width} px wide, scrollWidth ${layout.scrollWidth}, stage rows drawn as ${layout.table}`);
       await frame.evaluate('window.scrollTo(0, 0)');
       await shot('look-narrow.png');
+      await frame.evaluate("document.getElementById('bi-grants-title')?.scrollIntoView({ block: 'start' })");
+      await shot('look-narrow-protection.png');
+      await frame.selectOption('#bi-root', root);
       if (layout.scrollWidth > layout.width) throw new Error(`the page is ${layout.scrollWidth} px wide in a ${layout.width} px panel (a horizontal scrollbar); past the edge: ${[...layout.beyond, ...layout.wide].join(', ')}`);
       if (layout.beyond.length > 0) throw new Error(`elements reach past the panel's ${layout.width} px: ${layout.beyond.join(', ')}`);
       if (layout.selects.length < 5) throw new Error(`only ${layout.selects.length} selects are visible: ${JSON.stringify(layout.selects)}`);

@@ -12,7 +12,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { environmentReady, REPO } from '../../scripts/vscode-env';
+import { environmentReady, missingPieces, REPO } from '../../scripts/vscode-env';
 import { ACTIVATION_FILE, activationRecord, DEFAULT_RUN_TIMEOUT, recordActivation, runVsCodeTests, type HarnessResult } from './harness';
 
 const installing = process.platform === 'linux' && !environmentReady();
@@ -36,7 +36,7 @@ function context(result: HarnessResult): string {
 }
 
 test('VS Code: the extension in code-server with headless Chromium', { timeout: OVERALL_TIMEOUT, skip }, async (t) => {
-  if (installing) t.diagnostic('first run: installing Node 24, code-server and Chromium into .vscode-test/ (several minutes)');
+  if (installing) t.diagnostic(`first run: installing ${missingPieces().join('; ')} (several minutes)`);
   const result = await runVsCodeTests({ echoHostLog: process.env['BI_VSCODE_VERBOSE'] === '1' });
   const { timings } = result;
   t.diagnostic(

@@ -13,6 +13,8 @@ import { nodeFileSystem } from '../../src/host/node.js';
 import { makeTempDir, removeDir } from '../server/helpers.js';
 import { pathToFileURL } from 'node:url';
 import fs from 'node:fs';
+import path from 'node:path';
+import { NOT_GUARDED, PROTECTION_SCOPE } from '../../src/shared/layers.js';
 
 const platform = hostPlatform();
 const sandboxOf = (env: NodeJS.ProcessEnv) => hostProtection(undefined, env).find((layer) => layer.name === 'sandbox')!;
@@ -50,5 +52,14 @@ test('the anchored layer the extension shows is the anchor the server opens', ()
     assert.equal(anchored.active, anchorOf(grants[0]!, platform).mode === 'descriptor');
   } finally {
     removeDir(base);
+  }
+});
+
+test('the README says, beside the layers, what they do not guard: each thing the inspector and the side bar name', () => {
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Protection layers, by platform'), readme.indexOf('| layer |')).replace(/\s+/g, ' ');
+  for (const said of ["only the calls the agent makes to this server's tools", ...NOT_GUARDED]) {
+    assert.ok(section.includes(said), `the README's protection section does not say ${JSON.stringify(said)}`);
+    assert.ok(PROTECTION_SCOPE.includes(said), `the panel's note does not say ${JSON.stringify(said)}`);
   }
 });

@@ -98,6 +98,44 @@ describe('inspector traces', { skip: onLinux ? false : 'a case-sensitive filesys
     });
   }
 
+  test('a root that is no granted workspace: the verdict stands, and ERR_NOT_GRANTED is noted beside it', () => {
+    fs.mkdirSync(at('ws', 'plain'), { recursive: true });
+    fs.writeFileSync(at('ws', 'plain', 'c.txt'), 'x\n');
+    // Inside a granted workspace is not granted: the server compares the root itself.
+    for (const root of [{ label: 'plain', uri: uri('ws', 'plain'), rights: 'read-write' as const }, { label: 'outside', uri: uri('outside'), rights: 'read-write' as const }]) {
+      const { trace, serverNote } = traceRequest({ input: 'c.txt', root: root.uri, platform: hostPlatform(), policy: DEFAULT_POLICY, tool: 'read_text_file' }, roots, DEFAULT_POLICY);
+      assert.equal(trace.verdict, 'inside', root.uri);
+      assert.equal(serverNote?.code, 'ERR_NOT_GRANTED', root.uri);
+      assert.ok(serverNote.reason.startsWith(`${root.uri} is not a granted workspace`), serverNote.reason);
+      assert.ok(serverNote.reason.includes(`Granted: ${ws.uri}, ${ro.uri}, ${rw.uri}, ${other.uri}.`), serverNote.reason);
+    }
+  });
+
+  test('a workspace folder not granted (rights none) is ERR_NOT_GRANTED, with nothing granted said so', () => {
+    const untrusted: RootChoice = { ...ws, rights: 'none' };
+    const request: TraceRequest = { input: 'README.md', root: ws.uri, platform: hostPlatform(), policy: DEFAULT_POLICY, tool: 'write_file' };
+    const { trace, serverNote } = traceRequest(request, [untrusted], DEFAULT_POLICY);
+    assert.equal(trace.verdict, 'inside');
+    assert.equal(serverNote?.code, 'ERR_NOT_GRANTED');
+    assert.match(serverNote.reason, /Nothing is granted now\.$/);
+  });
+
+  test('a granted workspace spelled otherwise (its path, a trailing slash) is the grant, as the server finds it', () => {
+    for (const spelling of [at('ws'), `${ws.uri}/`]) {
+      assert.equal(traced('README.md', { ...ws, uri: spelling }, 'read_text_file').serverNote, null, spelling);
+    }
+    // ...and its rights still decide.
+    assert.equal(traced('a.txt', { ...ro, uri: at('ws', 'ro') }, 'write_file').serverNote?.code, 'ERR_READ_ONLY');
+  });
+
+  test('simulated: a workspace folder not granted is noted; a typed root of another platform cannot be told', () => {
+    const platform = hostPlatform() === 'win32' ? 'linux' : 'win32';
+    const folder: RootChoice = { label: 'app', uri: 'file:///c%3A/app', rights: 'none' };
+    const request: TraceRequest = { input: 'a.txt', root: folder.uri, platform, policy: DEFAULT_POLICY, tool: 'read_text_file' };
+    assert.equal(traceRequest(request, [folder], DEFAULT_POLICY).serverNote?.code, 'ERR_NOT_GRANTED');
+    assert.equal(traceRequest(request, roots, DEFAULT_POLICY).serverNote, null);
+  });
+
   test('rights, simulated: the named workspace decides', () => {
     const platform = hostPlatform() === 'win32' ? 'linux' : 'win32';
     const choice: RootChoice = { label: 'app', uri: 'file:///c%3A/app', rights: 'read' };

@@ -77,13 +77,42 @@ test("each step's links name a command of this extension or the editor's, with a
   }
 });
 
-test('the trace step traces its example as the command it links to receives it', () => {
+test("the trace step's button traces its example as the command it links to receives it", () => {
   const step = walkthroughs[0]!.steps.find((candidate) => candidate.id === 'traceRefusedPath')!;
-  const traced = links(english(step.description))
-    .map(({ target }) => commandLink(target)!)
-    .find((command) => command.id === 'boundaryInspector.inspectPath' && command.args.length > 0);
-  assert.deepEqual(traced?.args, ['src/../../secret.txt']);
+  const lines = english(step.description).split('\n');
+  const button = links(lines[lines.length - 1]!).map(({ target }) => commandLink(target)!)[0];
+  assert.equal(button?.id, 'boundaryInspector.inspectPath');
+  assert.deepEqual(button.args, ['src/../../secret.txt']);
   assert.ok(english(step.description).includes('"src/../../secret.txt"'), 'the description names the example it traces');
+});
+
+// The editor hides a step's page when the walkthrough is 950 px wide or less (the chat open beside
+// it in a 1400 px window): what the step asks to be traced is in its description too.
+test("each input the trace step's page gives to paste is in the step's description, traced by a link but for one that needs a link made first", () => {
+  const step = walkthroughs[0]!.steps.find((candidate) => candidate.id === 'traceRefusedPath')!;
+  const page = fs.readFileSync(path.join(repoRoot, step.media.markdown!), 'utf8');
+  // A list item opens with the input to paste, as code.
+  const offered = [...page.matchAll(/^- `([^`]+)`/gm)].map((match) => match[1]!);
+  assert.ok(offered.length >= 4, `the page lists ${JSON.stringify(offered)}`);
+  const description = english(step.description);
+  const traced = links(description).map(({ target }) => commandLink(target)!).filter((command) => command.id === 'boundaryInspector.inspectPath').flatMap((command) => command.args);
+  assert.deepEqual(offered.filter((input) => !traced.includes(input)), ['escape/passwd'], `traced by the description: ${JSON.stringify(traced)}`);
+  // ...and that one, in the page and the description alike, with how to make its link.
+  assert.match(page, /`ln -s \/etc escape`/);
+  assert.match(description, /ln -s \/etc escape, then trace escape\/passwd/);
+  // What "Copy as test case" gives is said as it is: JSON.
+  assert.match(page, /one line of JSON/);
+});
+
+// A step's page is drawn in a column as narrow as a third of the walkthrough (the side bar open):
+// a table's rows cannot wrap there, a list's do.
+test('no walkthrough page holds a table or a line of code wider than the column', () => {
+  for (const step of walkthroughs.flatMap((walkthrough) => walkthrough.steps)) {
+    if (step.media.markdown === undefined) continue;
+    const page = fs.readFileSync(path.join(repoRoot, step.media.markdown), 'utf8');
+    assert.doesNotMatch(page, /^\|.*\|$/m, `${step.media.markdown} has a table`);
+    assert.doesNotMatch(page, /^```/m, `${step.media.markdown} has a block of code, whose lines do not wrap`);
+  }
 });
 
 test("each step's completion events are ones the editor knows, and an onCommand one its links can fire", () => {

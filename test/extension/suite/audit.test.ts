@@ -16,8 +16,8 @@ const SOURCE = 'Boundary Inspector';
 interface Published {
   readonly path: string;
   readonly code: string;
-  /** Where the code links: the kind's entry in the docs. */
-  readonly target: string | null;
+  /** Where the code links: the entry's trace in the inspector (a command link). */
+  readonly target: vscode.Uri | null;
   readonly severity: vscode.DiagnosticSeverity;
   readonly line: number;
   readonly message: string;
@@ -30,7 +30,7 @@ function published(): Published[] {
       .map((diagnostic) => ({
         path: uri.fsPath,
         code: String(typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code),
-        target: typeof diagnostic.code === 'object' ? diagnostic.code.target.toString() : null,
+        target: typeof diagnostic.code === 'object' ? diagnostic.code.target : null,
         severity: diagnostic.severity,
         line: diagnostic.range.start.line,
         message: diagnostic.message,
@@ -84,26 +84,53 @@ suite('Audit (Problems panel)', function () {
     assert.equal(found.length, summary!.total);
   });
 
-  test("each code links to its kind's entry in the docs, and twins are told apart by their code points", () => {
+  test("each code links to its entry's trace in the inspector, one id per entry, and twins are told apart by their code points", async () => {
     const found = published();
-    for (const diagnostic of found) assert.match(diagnostic.target ?? '', new RegExp(`/docs/findings\\.md#${diagnostic.code}$`), diagnostic.code);
+    const idOf = new Map<string, string>();
+    for (const diagnostic of found) {
+      const target = diagnostic.target;
+      assert.equal(target?.scheme, 'command', `${diagnostic.code} on ${diagnostic.path} links to ${target?.toString()}`);
+      assert.equal(target.path, 'boundaryInspector.showFinding');
+      // As the Problems panel reads a command link's arguments: percent-decoded, then JSON.
+      const args = JSON.parse(decodeURIComponent(target.query)) as unknown[];
+      assert.equal(args.length, 1);
+      assert.match(String(args[0]), /^[a-z0-9]+$/, 'an id that decoding cannot change');
+      const known = idOf.get(diagnostic.path);
+      if (known !== undefined) assert.equal(args[0], known, `two ids for ${diagnostic.path}`);
+      idOf.set(diagnostic.path, String(args[0]));
+    }
+    assert.equal(new Set(idOf.values()).size, idOf.size, 'two entries share an id');
+    // The link runs the command: the inspector opens.
+    await vscode.commands.executeCommand('boundaryInspector.showFinding', idOf.values().next().value);
+    await waitFor(
+      () => (vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('boundaryInspector.inspector'))) ? true : undefined),
+      'the finding\'s link opened no inspector',
+      15_000,
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const notes = workspaceFolder().uri.fsPath;
     const cafe = (name: string) => found.find((diagnostic) => diagnostic.code === 'unicode-twins' && diagnostic.path === path.join(notes, name))?.message ?? '';
     assert.match(cafe('caf\u00e9'), /\("\u00e9" \(U\+00E9\) in this name, "e\u0301" \(U\+0065 U\+0301\) in the other\)/u);
     assert.match(cafe('cafe\u0301'), /\("e\u0301" \(U\+0065 U\+0301\) in this name, "\u00e9" \(U\+00E9\) in the other\)/u);
   });
 
-  test('a finding offers quick fixes: trace it in the inspector, reveal it in the Explorer', async () => {
+  test('a finding offers quick fixes: trace it in Boundary Inspector (as its code links), reveal it in the Explorer, read about its kind', async () => {
     const file = vscode.Uri.file(path.join(workspaceFolder().uri.fsPath, 'TODO.md'));
     await vscode.workspace.openTextDocument(file);
     // The editor hands a provider the diagnostics it has for the document: asked until it has them.
+    // By title: the editor hands `vscode.open` back under its internal id.
+    const titles = ['Trace in Boundary Inspector', 'Reveal in Explorer', 'Read about "case-twins"'];
     const ours = await waitFor(async () => {
       const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', file, new vscode.Range(0, 0, 0, 0));
-      const found = actions.filter((action) => action.command?.command === 'boundaryInspector.inspectResource' || action.command?.command === 'revealInExplorer');
+      const found = actions.filter((action) => titles.includes(action.title));
       return found.length > 0 ? found : undefined;
     }, 'no quick fix on the finding', 10_000);
-    assert.deepEqual(ours.map((action) => action.command?.command).sort(), ['boundaryInspector.inspectResource', 'revealInExplorer']);
-    for (const action of ours) assert.equal(action.command?.arguments?.[0]?.toString(), file.toString());
+    assert.deepEqual(ours.map((action) => action.title), titles);
+    const linked = published().find((diagnostic) => diagnostic.path === file.fsPath)!.target!;
+    assert.equal(ours[0]!.command?.command, 'boundaryInspector.showFinding');
+    assert.deepEqual(ours[0]!.command?.arguments, JSON.parse(decodeURIComponent(linked.query)));
+    assert.equal(ours[1]!.command?.arguments?.[0]?.toString(), file.toString());
+    assert.match(ours[2]!.command?.arguments?.[0]?.toString() ?? '', /\/docs\/findings\.md#case-twins$/);
   });
 
   test('a second run replaces the diagnostics, it does not add to them', async () => {

@@ -55,7 +55,7 @@ export function controlDir(): string | null {
  * `<control>/<name>-ready.json` with `info`, and waits for `<name>-done.json`. The extension host
  * must stay up meanwhile: the pages being checked talk to it.
  */
-export async function handOver(name: string, info: Record<string, unknown> = {}, timeout = 280_000): Promise<{ ok: boolean; failures?: string[] }> {
+export async function handOver(name: string, info: Record<string, unknown> = {}, timeout = 480_000): Promise<{ ok: boolean; failures?: string[] }> {
   const control = controlDir();
   if (control === null) throw new Error('no control folder: nothing drives the workbench');
   writeFileSync(path.join(control, `${name}-ready.json`), JSON.stringify({ time: new Date().toISOString(), ...info }));

@@ -12,7 +12,7 @@ import { handOver, harnessInfo, waitFor } from './helpers';
 import { patience } from '../../patience';
 
 suite('Inspector UI (driven by the harness)', function () {
-  this.timeout(patience(300_000));
+  this.timeout(patience(500_000));
 
   test('the harness checks the panel', async function () {
     if (harnessInfo()?.drivesUi !== true) this.skip();

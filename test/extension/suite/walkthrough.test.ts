@@ -44,7 +44,7 @@ async function closeEditors(): Promise<void> {
 }
 
 suite('Walkthrough', function () {
-  this.timeout(patience(300_000));
+  this.timeout(patience(500_000));
 
   test('the editor reads its strings from package.nls.json', () => {
     const manifest = extension().packageJSON as Manifest;
@@ -87,6 +87,9 @@ suite('Walkthrough', function () {
 
   test('workbench.action.openWalkthrough opens it in the editor', async () => {
     await closeEditors();
+    // The UI checks did three steps' work (their commands); opened now, the page would choose the
+    // fourth, which is done once chosen, and the editor would put the finished walkthrough away.
+    await vscode.commands.executeCommand('resetGettingStartedProgress');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
     // The page is the editor's own, with no API input type and the editor's name for it ("Welcome"):
     // here only that it opened; the harness reads what it shows.
