@@ -1,6 +1,7 @@
 // Every decider, by name, and how a tool name (the program's own, or one of this server's) becomes
 // the program's own tool. A decider's module adds itself to DECIDERS below.
 import { boundaryInspector } from './boundary-inspector/index.js';
+export { ruleOf } from './boundary-inspector/index.js';
 import { claudeCode } from './claude-code/index.js';
 import { codex } from './codex/index.js';
 import { geminiCli } from './gemini-cli/index.js';
