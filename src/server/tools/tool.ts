@@ -130,6 +130,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly hints?: ChangeHints;
   /** The MCP Apps view that draws its result, for a client that shows them (protocol/appViews.ts). */
   readonly view?: AppView;
+  /** Called by a view only: listed with `_meta.ui.visibility: ["app"]`, which hosts keep from the model. */
+  readonly appOnly?: true;
   run(args: z.infer<z.ZodObject<Shape>>, scope: Scope): Promise<Outcome>;
 }
 
