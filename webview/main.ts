@@ -31,6 +31,7 @@ import {
   type TraceRequest,
   type WebviewMessage,
 } from '../src/shared/messages.js';
+import { accessIn } from '../src/deciders/tools.js';
 import { visible } from '../src/core/visible.js';
 import { PROTECTION_SCOPE } from '../src/shared/layers.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, PATH_TOOL_NAMES } from '../src/shared/operations.js';
@@ -257,16 +258,6 @@ function serverTool(): ToolName | null {
   return currentDecider() === SERVER && isToolName(tool) ? tool : null;
 }
 
-/** Whether a tool, any program's or this server's, reads or changes; undefined for a name none has. */
-function accessOf(tool: string): 'read' | 'change' | undefined {
-  if (isToolName(tool)) return OPERATIONS[tool].changes ? 'change' : 'read';
-  for (const decider of deciders) {
-    if (decider.tools.read.includes(tool)) return 'read';
-    if (decider.tools.change.includes(tool)) return 'change';
-  }
-  return undefined;
-}
-
 /**
  * Chooses a program in "Decided by" and a tool in "As seen by": the tools offered are the
  * program's own and, for another program, this server's (taken by what they do). A tool it does
@@ -297,7 +288,7 @@ function choose(decider: DeciderName, tool: string): void {
   if (decider === SERVER) ui.tool.replaceChildren(...PATH_TOOL_NAMES.map((name) => new Option(name, name)));
   else ui.tool.replaceChildren(group(`${choice.program}'s tools`, own), group("This server's tools, as it takes them", PATH_TOOL_NAMES));
   const offered = decider === SERVER ? (PATH_TOOL_NAMES as readonly string[]) : [...own, ...PATH_TOOL_NAMES];
-  ui.tool.value = offered.includes(tool) ? tool : choice.tools[accessOf(tool) ?? 'read'][0] ?? DEFAULT_TOOL;
+  ui.tool.value = offered.includes(tool) ? tool : choice.tools[accessIn(deciders, tool) ?? 'read'][0] ?? DEFAULT_TOOL;
 }
 
 /** "Decided by"'s choices, from `init`. */

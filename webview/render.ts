@@ -542,7 +542,7 @@ export function renderDecided(section: HTMLElement, verdict: DeciderVerdict | nu
   }
   const parts: Node[] = [];
   if (verdict.fixes.length > 0) {
-    parts.push(el('h2', undefined, verdict.decision === 'allow' ? 'Also allowed by' : 'To allow it'), el('ol', 'fixes', undefined, ...verdict.fixes.map((fix) => fixItem(fix, actions))));
+    parts.push(el('h2', undefined, 'To allow it'), el('ol', 'fixes', undefined, ...verdict.fixes.map((fix) => fixItem(fix, actions))));
   }
   if (verdict.differences.length > 0) {
     parts.push(el('h2', undefined, `Where ${verdict.program} differs from Boundary Inspector`), el('ul', 'differences', undefined, ...verdict.differences.map((text) => el('li', undefined, text))));

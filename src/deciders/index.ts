@@ -7,8 +7,7 @@ import { codex } from './codex/index.js';
 import { geminiCli } from './gemini-cli/index.js';
 import { naive } from './naive/index.js';
 import { serverFilesystem } from './server-filesystem/index.js';
-import { isToolName, OPERATIONS } from '../shared/operations.js';
-import { toolFor } from './tools.js';
+import { accessIn, toolFor } from './tools.js';
 import { DECIDER_NAMES, type Access, type Decider, type DeciderFileSystem, type DeciderName } from './types.js';
 
 export * from './types.js';
@@ -39,12 +38,7 @@ export function deciderNamed(name: string): Decider | undefined {
 
 /** Whether a tool name, any program's or this server's, reads or changes; undefined for none. */
 export function accessOf(tool: string): Access | undefined {
-  if (isToolName(tool)) return OPERATIONS[tool].changes ? 'change' : 'read';
-  for (const decider of registeredDeciders()) {
-    const found = toolFor(decider, tool);
-    if (found) return found.access;
-  }
-  return undefined;
+  return accessIn(registeredDeciders(), tool);
 }
 
 /**

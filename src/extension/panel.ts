@@ -474,7 +474,7 @@ export class InspectorPanel {
       <input id="bi-root-custom" type="text" spellcheck="false" placeholder="${escapeHtml(vscode.l10n.t('any root URI or path'))}" aria-label="${escapeHtml(vscode.l10n.t('Custom root'))}" hidden>
     </div>
     <label for="bi-decider">${escapeHtml(vscode.l10n.t('Decided by'))}</label>
-    <select id="bi-decider" title="${escapeHtml(vscode.l10n.t('The program whose decision is traced, from its rules and this machine\'s configuration'))}"><option value="boundary-inspector">Boundary Inspector</option></select>
+    <select id="bi-decider" title="${escapeHtml(vscode.l10n.t('The program whose decision is traced, from its rules and this machine\'s configuration'))}"><option value="boundary-inspector">${escapeHtml(vscode.l10n.t('Boundary Inspector'))}</option></select>
     <label for="bi-tool">${escapeHtml(vscode.l10n.t('As seen by'))}</label>
     <select id="bi-tool">${PATH_TOOL_NAMES.map((name) => option(name)).join('')}</select>
     <label for="bi-platform">${escapeHtml(vscode.l10n.t('Platform'))}</label>
