@@ -2,8 +2,9 @@
  * Runs the extension-host suite and the inspector's UI checks in one real VS Code (code-server's
  * VS Code server + headless Chromium), and always stops it.
  *
- *   1. a fresh run folder with its own demo workspace, a control folder the suite can find, and an
- *      empty home folder for the extension host (HOME), where the deciders look for the agents' user settings;
+ *   1. a fresh run folder with its own demo workspace, a control folder the suite can find, and a
+ *      home folder for the extension host (HOME) beside the demo, where the deciders look for the
+ *      agents' user settings;
  *   2. the VS Code server, and the workbench URL with the extension and the suite
  *      (extensionTestsPath) in its payload;
  *   3. Chromium opens the workbench: the extension host starts and runs the suite;
@@ -171,9 +172,10 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
     const runName = `test-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     const runDir = path.join(CACHE, 'runs', runName);
     const control = path.join(runDir, 'control');
-    // The extension host's home folder: the deciders read the agents' user settings there, never the real ones.
-    const home = path.join(runDir, 'home');
+
     const demoBase = options.demoBase ?? path.join(runDir, 'demo');
+    // The extension host's home folder, beside the demo: the deciders read the agents' user settings there, never the real ones.
+    const home = path.join(demoBase, 'home');
     // startVsCode makes the run folder afresh; the demo and the control folder go in after it,
     // before the browser connects (no extension host runs until then).
     vscode = await timed(timings, 'server start', () =>

@@ -984,7 +984,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       if (claude.tool !== 'Write' || !claude.rule.includes('Edit(./drafts/**)') || !claude.source.endsWith(`.claude/settings.local.json:${demo.claudeAllowLine}`)) throw new Error(`Claude Code's row: ${JSON.stringify(claude)}`);
       if (rows['codex']!.tool !== 'apply_patch') throw new Error(`Codex's row: ${JSON.stringify(rows['codex'])}`);
       if (rows['boundary-inspector']?.decision !== 'allow' || !rows['boundary-inspector'].current) throw new Error(`this server's row: ${JSON.stringify(rows['boundary-inspector'])}`);
-      // The README's picture: the verdict and, under it, every program's decision on the same input.
+      // The README's picture: the verdict and, under it, every program's decision on the same input (no row under the pointer).
+      await page.mouse.move(0, 0);
       await panelShot(frame, 'deciders.png', '#bi-verdict', '#bi-compare');
       await frame.click('#bi-compare-table tr[data-decider="codex"] button');
       const codex = await waitFor<DecidedShown>(frame, DECIDED, "choosing Codex's row did not show its decision", (shown) => shown.decider === 'codex' && shown.decision === 'deny');
