@@ -15,9 +15,10 @@
  */
 import * as z from 'zod';
 import { DECISIONS, type DeciderContext, type DeciderVerdict } from '../../deciders/types.js';
-import { DEFAULT_TOOL, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
+import { visible } from '../../core/index.js';
+import { DEFAULT_TOOL, OPERATIONS, type ToolName } from '../../shared/operations.js';
 import { confinedDisk, type ImaginedOutside } from './confinedDisk.js';
-import { defineTool, ok, pathField, type Scope } from './tool.js';
+import { defineTool, ok, pathField, pathToolField, type Scope } from './tool.js';
 
 const sourceSchema = z.object({
   text: z.string(),
@@ -68,10 +69,10 @@ function tilde(path: string, homes: readonly string[]): string {
 }
 
 /** This server's own row: exactly what the tool would do (scope.judge), as explain_path answers. */
-function serverRow(scope: Scope, input: string, tool: ToolName, version: string): Row {
-  const { trace, refusal } = scope.judge(input, tool);
+function serverRow(scope: Scope, input: string, head: Pick<Row, 'decider' | 'program' | 'version' | 'access'> & { readonly tool: ToolName }): Row {
+  const { trace, refusal } = scope.judge(input, head.tool);
   const text = refusal === null ? trace.reason : `${refusal.code} at ${refusal.stage}: ${refusal.reason}`;
-  return { decider: 'boundary-inspector', program: 'Boundary Inspector', version, tool, access: OPERATIONS[tool].changes ? 'change' : 'read', decision: refusal === null ? 'allow' : 'deny', rule: { text, source: { text: `workspace root ${scope.grant.uri}` } } };
+  return { ...head, decision: refusal === null ? 'allow' : 'deny', rule: { text, source: { text: `workspace root ${scope.grant.uri}` } } };
 }
 
 export const compareDeciders = defineTool({
@@ -80,11 +81,7 @@ export const compareDeciders = defineTool({
   description: "For Boundary Inspector's view: how each agent and server it models decides the path, where this server can tell. Changes nothing.",
   input: {
     path: pathField,
-    tool: z
-      .string()
-      .refine((name) => (PATH_TOOL_NAMES as readonly string[]).includes(name), { message: `must be one of ${PATH_TOOL_NAMES.join(', ')}` })
-      .optional()
-      .describe(`This server's tool; each program judges its own tool of the same kind (a read or a change). Default ${DEFAULT_TOOL}.`),
+    tool: pathToolField.optional().describe(`This server's tool; each program judges its own tool of the same kind (a read or a change). Default ${DEFAULT_TOOL}.`),
   },
   output: z.object({
     tool: z.string(),
@@ -122,11 +119,11 @@ export const compareDeciders = defineTool({
       const named = [...new Set([...paths].map((path) => tilde(path, homes)))];
       return [...named.filter((what) => !what.startsWith('$')), ...named.filter((what) => what.startsWith('$'))].slice(0, MAX_UNSEEN);
     };
+    const access = OPERATIONS[tool].changes ? 'change' : 'read';
     const rows: Row[] = registeredDeciders().map((decider): Row => {
       const own = ownTool(decider, tool) ?? decider.tools.read[0]!;
-      const access = OPERATIONS[tool].changes ? 'change' : 'read';
       const head = { decider: decider.name, program: decider.program, version: decider.version, tool: own, access } as const;
-      if (decider.name === 'boundary-inspector') return serverRow(scope, input, tool, decider.version);
+      if (decider.name === 'boundary-inspector') return serverRow(scope, input, { ...head, tool });
       try {
         const [first, second] = [runWith((context) => decider.decide(input, own, context), homes[0], 'nothing'), runWith((context) => decider.decide(input, own, context), homes[1], 'folders')];
         const unread = shown([...first.unread, ...second.unread]);
@@ -152,11 +149,13 @@ export const compareDeciders = defineTool({
         return { ...head, error: (error as Error).message };
       }
     });
-    const lines = [`How each program decides ${input} (${OPERATIONS[tool].changes ? 'a change' : 'a read'}), started in ${cwd}:`];
+    const lines = [`How each program decides ${input} (a ${access}), started in ${cwd}:`];
     for (const row of rows) {
       const decided = row.decision !== undefined ? `${row.decision.toUpperCase()}: ${row.rule?.text ?? ''}` : row.error !== undefined ? `failed: ${row.error}` : `not decided here: it reads ${row.unseen?.join(', ') ?? ''}`;
       lines.push(`  ${row.decider} (${row.tool}) ${decided}`);
     }
-    return ok({ tool, cwd, rows }, lines.join('\n'));
+    // Names from the disk and the input, one line each: nothing in them draws a line or turns the text.
+    const text = lines.map((line) => visible(line)).join('\n');
+    return ok({ tool, cwd, rows }, text);
   },
 });

@@ -74,11 +74,11 @@ export function confinedDisk(grants: readonly Grant[], platform: Platform, hidde
     if (split === null || isHidden(split)) return false;
     return holding(split) !== undefined ? inside(path) : above(split);
   };
-  /** `look` where the entry is seen, else the imagined answer, the path noted. */
-  const lookAt = <T>(path: string, seen: boolean, look: () => T, nothing: T, folder: T): T => {
+  /** `look` where the entry is seen, else the imagined outside's answer, the path noted. */
+  const lookAt = <T>(path: string, seen: boolean, look: () => T, nothing: T, folder: () => T): T => {
     if (seen) return look();
     unseen.add(path);
-    return outside === 'folders' ? folder : nothing;
+    return outside === 'folders' ? folder() : nothing;
   };
   const notRead = (path: string) => {
     unread.add(path);
@@ -87,10 +87,10 @@ export function confinedDisk(grants: readonly Grant[], platform: Platform, hidde
   return {
     unseen,
     unread,
-    lstat: (path) => lookAt<FsLookup>(path, described(path), () => disk.lstat(path), { kind: 'missing' }, imaginedFolder(path)),
-    readlink: (path) => lookAt(path, described(path), () => disk.readlink(path), { ok: false, errno: 'ENOENT' }, { ok: false, errno: 'EINVAL' }),
-    listNames: (folder, max) => lookAt(folder, inside(folder), () => disk.listNames?.(folder, max) ?? null, null, []),
-    ...(platform === 'win32' ? { longName: (path: string) => lookAt(path, described(path), () => disk.longName?.(path) ?? null, null, null) } : {}),
+    lstat: (path) => lookAt<FsLookup>(path, described(path), () => disk.lstat(path), { kind: 'missing' }, () => imaginedFolder(path)),
+    readlink: (path) => lookAt(path, described(path), () => disk.readlink(path), { ok: false, errno: 'ENOENT' }, () => ({ ok: false, errno: 'EINVAL' })),
+    listNames: (folder, max) => lookAt(folder, inside(folder), () => disk.listNames?.(folder, max) ?? null, null, () => []),
+    ...(platform === 'win32' ? { longName: (path: string) => lookAt(path, described(path), () => disk.longName?.(path) ?? null, null, () => null) } : {}),
     ownership: (path, options) => (inside(path) ? nodeDeciderFileSystem.ownership?.(path, options) : notRead(path)),
     readText(path) {
       const grant = holding(splitOf(path));
