@@ -459,7 +459,8 @@ export interface VerdictActions {
   readonly present: readonly string[];
   /** Opens `file` at `line`; a file not there yet opens unsaved, holding `add`. Absent where nothing opens files (the MCP Apps view). */
   readonly open?: (file: string, line?: number, lines?: number, add?: string) => void;
-  readonly copy: (text: string, status: HTMLElement) => void;
+  /** Copies a fix's text, saying so in `status`; absent where nothing copies it (the text stays selectable). */
+  readonly copy?: (text: string, status: HTMLElement) => void;
 }
 
 /** A rule's source: its file and line as a button that opens it there, where it can be opened; else as text. */
@@ -523,12 +524,15 @@ function fixItem(fix: Fix, actions: VerdictActions): HTMLLIElement {
     if (text === undefined) continue;
     const block = el('pre', 'fix-add');
     appendShown(block, text, { whole: true, lines: true });
+    item.append(block);
+    const copy = actions.copy;
+    if (copy === undefined) continue;
     const status = el('span', 'fix-copied');
     status.setAttribute('role', 'status');
-    const copy = el('button', 'secondary fix-copy', undefined, icon('codicon-copy'), document.createTextNode(` ${label}`));
-    copy.type = 'button';
-    copy.addEventListener('click', () => actions.copy(text, status));
-    item.append(block, el('div', 'actions', undefined, copy, status));
+    const button = el('button', 'secondary fix-copy', undefined, icon('codicon-copy'), document.createTextNode(` ${label}`));
+    button.type = 'button';
+    button.addEventListener('click', () => copy(text, status));
+    item.append(el('div', 'actions', undefined, button, status));
   }
   return item;
 }

@@ -230,16 +230,8 @@ let current: DeciderName = 'boundary-inspector';
 /** The newest comparison asked for: an answer to an older one is dropped. */
 let comparing = 0;
 
-/** The view opens no file (the panel in the editor does); a fix's text is copied here, or selected to copy by hand. */
-const verdictActions: VerdictActions = {
-  present: [],
-  copy(text, status) {
-    navigator.clipboard.writeText(text).then(
-      () => (status.textContent = 'Copied'),
-      () => (status.textContent = 'Select the text above to copy it'),
-    );
-  },
-};
+/** The view opens no file: the panel in the editor does. */
+const verdictActions: VerdictActions = { present: [] };
 
 function drawComparison(): void {
   const rows = compared.map((row): ComparedRow => (row.decision !== undefined && row.rule !== undefined ? { decider: row.decider, tool: row.tool, decision: row.decision, rule: row.rule } : row.error !== undefined ? { decider: row.decider, tool: row.tool, error: row.error } : { decider: row.decider, tool: row.tool, unseen: row.unseen ?? [] }));
@@ -265,7 +257,7 @@ function pickProgram(decider: DeciderName): void {
     verdict.className = 'verdict verdict-hint';
     verdict.replaceChildren(el('p', 'verdict-headline', `${row.program} ${row.version}: not decided here`));
     verdict.append(el('p', 'verdict-reason', row.error ?? `It reads ${(row.unseen ?? []).join(', ')}, which this server does not see: it sees only the granted workspaces. The inspector in VS Code, or \`boundary-inspector compare\`, decides it from your configuration.`));
-      clearStages(stages);
+    clearStages(stages);
     return;
   }
   const decision: DeciderVerdict = {
