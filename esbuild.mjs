@@ -48,6 +48,23 @@ async function buildAppView() {
   return html;
 }
 
+/**
+ * The deciders (Claude Code's rules, Codex's, Gemini CLI's...) are more code than the extension's
+ * own and a fifth of the server's, and only the inspector's traces and the MCP Apps view's
+ * comparison need them: the extension and the server require dist/deciders.js then, beside
+ * themselves, so neither an activation nor a server's start reads them. (dist/cli.js, the npm
+ * package's one file, holds them.)
+ */
+/** @type {import('esbuild').Plugin} */
+const decidersApart = {
+  name: 'deciders-apart',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]deciders[\\/]index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}src${path.sep}deciders${path.sep}`) ? undefined : { path: './deciders.js', external: true },
+    );
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   {
@@ -57,6 +74,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [decidersApart],
   },
   {
     // The MCP client behind "Run on the server" is most of a megabyte: its own bundle, loaded at
@@ -67,6 +85,14 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+  },
+  {
+    // The deciders, shared by the two bundles below that leave them out (decidersApart).
+    entryPoints: ['src/deciders/index.ts'],
+    outfile: 'dist/deciders.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     entryPoints: ['webview/main.ts', 'webview/main.css'],
@@ -93,6 +119,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     servesView: true,
+    plugins: [decidersApart],
   },
 ];
 

@@ -11,6 +11,10 @@
  *     inside-link -> src             a link that stays inside
  *     TODO.md and todo.md            case twins: one file on Windows and macOS
  *     dangling -> draft.md           a link to nothing
+ *     .claude/settings.local.json    Claude Code's local settings: Edit(./drafts/**) allowed on line 4,
+ *                                    Read(./private/**) denied on line 7
+ *     drafts/plan.md                 a change Claude Code allows and Codex, read-only by default, refuses
+ *     private/keys.txt               a read Claude Code denies
  *   <base>/notes-evil/secret.md      the sibling whose name starts with the workspace's name
  *   <base>/outside/secret.txt        where the escaping link leads
  *
@@ -45,6 +49,15 @@ export interface DemoWorkspace {
   readonly danglingLink: string;
   /** The sibling-prefix trap: `notes-evil/secret.md`, beside `notes`. */
   readonly evilSecret: string;
+  /** `.claude/settings.local.json`: its grants apply at once, the folder trusted or not. */
+  readonly claudeSettings: string;
+  /** The line of `claudeSettings` that allows edits below `drafts/`, and the one that denies reads below `private/`. */
+  readonly claudeAllowLine: number;
+  readonly claudeDenyLine: number;
+  /** `drafts/plan.md`: Claude Code allows changing it, Codex (read-only by default) does not. */
+  readonly draft: string;
+  /** `private/keys.txt`: Claude Code denies reading it. */
+  readonly privateFile: string;
   readonly outside: string;
   readonly outsideSecret: string;
 }
@@ -94,6 +107,11 @@ export function createDemoWorkspace(base: string): DemoWorkspace {
     caseTwins: [path.join(notes, 'TODO.md'), path.join(notes, 'todo.md')],
     danglingLink: path.join(notes, 'dangling'),
     evilSecret: path.join(base, 'notes-evil', 'secret.md'),
+    claudeSettings: path.join(notes, '.claude', 'settings.local.json'),
+    claudeAllowLine: 4,
+    claudeDenyLine: 7,
+    draft: path.join(notes, 'drafts', 'plan.md'),
+    privateFile: path.join(notes, 'private', 'keys.txt'),
     outside: path.join(base, 'outside'),
     outsideSecret: path.join(base, 'outside', 'secret.txt'),
   };
@@ -115,10 +133,16 @@ export function createDemoWorkspace(base: string): DemoWorkspace {
       '- `readme.md`: no such file on Linux, and "Did you mean" offers `README.md`',
       '- `escape` "as seen by" get_file_info (the link itself, inside) and read_text_file (where it leads, outside)',
       '- Boundary Inspector: Audit Workspace Boundaries: the escaping and the dangling link, `TODO.md` and `todo.md`, the two cafés',
+      '- `drafts/plan.md` "as seen by" write_file: "Every program, side by side" shows Claude Code allowing it (`.claude/settings.local.json` line 4) and Codex refusing it',
+      '- `private/keys.txt` "decided by" Claude Code: denied by line 7, and the fix opens the file there',
       '',
     ].join('\n'),
   );
   write(demo.hello, demo.helloText);
+  // Line numbers as claudeAllowLine and claudeDenyLine say.
+  write(demo.claudeSettings, '{\n  "permissions": {\n    "allow": [\n      "Edit(./drafts/**)"\n    ],\n    "deny": [\n      "Read(./private/**)"\n    ]\n  }\n}\n');
+  write(demo.draft, '# plan\n');
+  write(demo.privateFile, 'not for agents\n');
   write(path.join(notes, 'src', 'index.ts'), "export const greeting = 'inside';\n");
   write(path.join(demo.cafeNfc, 'nfc.md'), `This folder's name is NFC: ${Buffer.from(CAFE_NFC).toString('hex')}\n`);
   write(path.join(demo.cafeNfd, 'nfd.md'), `This folder's name is NFD: ${Buffer.from(CAFE_NFD).toString('hex')}\n`);

@@ -7,6 +7,10 @@ import {
   assertNever,
   type AuditFinding,
   type AuditSummary,
+  type ComparedRow,
+  type CopyPurpose,
+  type DeciderChoice,
+  type DeciderName,
   type ExtensionMessage,
   type HistoryEntry,
   type FeedFilter,
@@ -20,15 +24,17 @@ import {
   type RootChoice,
   type ServerNote,
   type ServerStatus,
+  type ShownVerdict,
   type SimulatedRoots,
   type ToolName,
   type Trace,
   type TraceRequest,
   type WebviewMessage,
 } from '../src/shared/messages.js';
+import { accessIn } from '../src/deciders/tools.js';
 import { visible } from '../src/core/visible.js';
 import { PROTECTION_SCOPE } from '../src/shared/layers.js';
-import { DEFAULT_TOOL, isToolName, OPERATIONS } from '../src/shared/operations.js';
+import { DEFAULT_TOOL, isToolName, OPERATIONS, PATH_TOOL_NAMES } from '../src/shared/operations.js';
 import { runArguments, runChanges } from '../src/shared/runOnServer.js';
 import {
   clearStages,
@@ -38,6 +44,10 @@ import {
   renderAnswer,
   renderAudits,
   renderBytes,
+  renderComparison,
+  renderDecided,
+  renderDecision,
+  renderDeciderStages,
   renderHint,
   renderNearMisses,
   renderRefusals,
@@ -46,6 +56,7 @@ import {
   suggestionOf,
   testCaseRow,
   type NearMiss,
+  type VerdictActions,
 } from './render.js';
 
 interface VsCodeApi {
@@ -77,6 +88,7 @@ const ui = {
   input: byId('bi-input', HTMLInputElement),
   root: byId('bi-root', HTMLSelectElement),
   rootCustom: byId('bi-root-custom', HTMLInputElement),
+  decider: byId('bi-decider', HTMLSelectElement),
   tool: byId('bi-tool', HTMLSelectElement),
   platform: byId('bi-platform', HTMLSelectElement),
   case: byId('bi-case', HTMLSelectElement),
@@ -85,6 +97,9 @@ const ui = {
   unc: byId('bi-unc', HTMLInputElement),
   grantNote: byId('bi-grant-note', HTMLElement),
   verdict: byId('bi-verdict', HTMLElement),
+  compare: byId('bi-compare', HTMLElement),
+  compareTable: byId('bi-compare-table', HTMLTableElement),
+  decided: byId('bi-decided', HTMLElement),
   near: byId('bi-near', HTMLElement),
   nearList: byId('bi-near-list', HTMLUListElement),
   stages: byId('bi-stages', HTMLTableElement),
@@ -139,7 +154,15 @@ let shown: Trace | null = null;
 /** A root to select once the roots are known (state restored before `init`). */
 let pendingRoot: string | null = null;
 /** The tool of the newest trace request: the answer explains that operation. */
-let requestedTool: ToolName = DEFAULT_TOOL;
+let requestedTool: string = DEFAULT_TOOL;
+/** The programs "Decided by" offers (from `init`), this server first. */
+let deciders: readonly DeciderChoice[] = [];
+/** This server: the decider whose trace is the core's own. */
+const SERVER: DeciderName = 'boundary-inspector';
+/** A program and tool to choose once `init` says which programs there are (state restored before it). */
+let pendingChoice: { readonly decider: DeciderName; readonly tool: string } | null = null;
+/** The status beside the fix whose text was last copied. */
+let fixCopyStatus: HTMLElement | null = null;
 /** The id of the newest run on the server: an answer to an older one, or to an input since changed, is dropped. */
 let lastRunId = 0;
 /** Back and Forward go this many traced inputs back at most. */
@@ -177,7 +200,7 @@ function isPanelState(value: unknown): value is PanelState {
   const state = value as Record<string, unknown>;
   const tool = state['tool'];
   return typeof state['input'] === 'string' && typeof state['root'] === 'string' && isPlatform(state['platform'])
-    && (tool === undefined || (typeof tool === 'string' && isToolName(tool)))
+    && (tool === undefined || typeof tool === 'string')
     && isPolicy(state['policy']);
 }
 
@@ -221,8 +244,59 @@ function currentPlatform(): Platform {
   return isPlatform(ui.platform.value) ? ui.platform.value : 'linux';
 }
 
-function currentTool(): ToolName {
-  return isToolName(ui.tool.value) ? ui.tool.value : DEFAULT_TOOL;
+function currentTool(): string {
+  return pendingChoice?.tool ?? (ui.tool.value || DEFAULT_TOOL);
+}
+
+function currentDecider(): DeciderName {
+  return pendingChoice?.decider ?? (deciders.find((decider) => decider.name === ui.decider.value)?.name ?? SERVER);
+}
+
+/** This server's tool for a request: "Run on the server" and the operation a trace explains. */
+function serverTool(): ToolName | null {
+  const tool = currentTool();
+  return currentDecider() === SERVER && isToolName(tool) ? tool : null;
+}
+
+/**
+ * Chooses a program in "Decided by" and a tool in "As seen by": the tools offered are the
+ * program's own and, for another program, this server's (taken by what they do). A tool it does
+ * not offer becomes its first of the same access, so a change stays a change.
+ */
+function choose(decider: DeciderName, tool: string): void {
+  const choice = deciders.find((candidate) => candidate.name === decider);
+  if (choice === undefined && deciders.length > 0 && decider !== SERVER) {
+    // A program no longer modelled (a saved state): this server.
+    choose(SERVER, tool);
+    return;
+  }
+  if (choice === undefined) {
+    // Before `init`: only this server's tools are on the page; the rest waits for the programs.
+    pendingChoice = decider === SERVER && isToolName(tool) ? null : { decider, tool };
+    if (pendingChoice === null) ui.tool.value = tool;
+    return;
+  }
+  pendingChoice = null;
+  ui.decider.value = decider;
+  const own = [...choice.tools.read, ...choice.tools.change];
+  const group = (label: string, names: readonly string[]) => {
+    const element = document.createElement('optgroup');
+    element.label = label;
+    element.append(...names.map((name) => new Option(name, name)));
+    return element;
+  };
+  if (decider === SERVER) ui.tool.replaceChildren(...PATH_TOOL_NAMES.map((name) => new Option(name, name)));
+  else ui.tool.replaceChildren(group(`${choice.program}'s tools`, own), group("This server's tools, as it takes them", PATH_TOOL_NAMES));
+  const offered = decider === SERVER ? (PATH_TOOL_NAMES as readonly string[]) : [...own, ...PATH_TOOL_NAMES];
+  ui.tool.value = offered.includes(tool) ? tool : choice.tools[accessIn(deciders, tool) ?? 'read'][0] ?? DEFAULT_TOOL;
+}
+
+/** "Decided by"'s choices, from `init`. */
+function fillDeciders(): void {
+  const chosen = currentDecider();
+  const tool = currentTool();
+  ui.decider.replaceChildren(...deciders.map((decider) => new Option(decider.name === SERVER ? `${decider.program} (this server)` : decider.program, decider.name)));
+  choose(deciders.some((decider) => decider.name === chosen) ? chosen : SERVER, tool);
 }
 
 function currentState(): PanelState {
@@ -232,6 +306,7 @@ function currentState(): PanelState {
     platform: currentPlatform(),
     policy: currentPolicy(),
     tool: currentTool(),
+    decider: currentDecider(),
     hideUnchanged: ui.hideUnchanged.checked,
     history: { entries: history, index: historyIndex },
     feed,
@@ -274,7 +349,7 @@ function selectRoot(root: string): void {
 function applyState(state: PanelState): void {
   ui.input.value = state.input;
   ui.platform.value = state.platform;
-  ui.tool.value = state.tool !== undefined && isToolName(state.tool) ? state.tool : DEFAULT_TOOL;
+  choose(state.decider ?? SERVER, state.tool ?? DEFAULT_TOOL);
   applyPolicy(state.policy);
   selectRoot(state.root);
   ui.hideUnchanged.checked = state.hideUnchanged === true;
@@ -323,15 +398,16 @@ function fillRoots(): void {
  * alone and the root is a granted workspace; otherwise its title says why not.
  */
 function updateRun(): void {
-  const tool = currentTool();
+  const tool = serverTool();
   const root = roots.find((choice) => choice.uri === currentRoot());
   let why: string | null = null;
   if (ui.input.value === '') why = 'Type a path to run.';
+  else if (tool === null) why = 'Run on the server calls this server\'s own tool: choose Boundary Inspector in "Decided by".';
   else if (runArguments(tool, ui.input.value) === undefined) why = `${tool} needs more than a path, so it is not run from here: choose another tool in "As seen by".`;
   else if (root === undefined || root.rights === 'none') why = 'The root is not a workspace folder granted to the agent, so its server would refuse the call: choose a granted one in "Root".';
   else if (currentPlatform() !== host) why = `The server runs on this machine${host === null ? '' : ` (${host})`}: choose that platform to run the call.`;
   ui.run.disabled = why !== null;
-  ui.run.title = why ?? `Call ${tool} on the agent's server with this path${runChanges(tool) ? ' (asks first: it changes the disk)' : ''}`;
+  ui.run.title = why ?? (tool === null ? '' : `Call ${tool} on the agent's server with this path${runChanges(tool) ? ' (asks first: it changes the disk)' : ''}`);
   // Said on the page too: a disabled button's title shows only to a pointer that rests on it. An empty input has the verdict's hint.
   const said = ui.input.value === '' ? null : why;
   ui.runWhy.textContent = said ?? '';
@@ -346,7 +422,8 @@ function forgetAnswer(): void {
 }
 
 function runOnServer(): void {
-  const tool = currentTool();
+  const tool = serverTool();
+  if (tool === null) return;
   const id = ++lastRunId;
   renderAnswer(ui.answer, tool, null);
   vscode.postMessage({ type: 'runTool', id, tool, input: ui.input.value, root: currentRoot() });
@@ -355,6 +432,8 @@ function runOnServer(): void {
 function showNothing(hint: string): void {
   shown = null;
   renderHint(ui.verdict, hint);
+  ui.compare.hidden = true;
+  renderDecided(ui.decided, null, actions);
   renderNearMisses(ui.near, ui.nearList, [], roots, pickNearMiss);
   clearStages(ui.stages);
   renderBytes(ui.bytes, null);
@@ -362,9 +441,69 @@ function showNothing(hint: string): void {
   ui.copy.disabled = true;
 }
 
-function show(trace: Trace, tool: string, serverNote: ServerNote | null): void {
+/** What a verdict on the page may do: open the files it names (the extension checks them), copy a fix. */
+let present: readonly string[] = [];
+const actions: VerdictActions = {
+  get present() {
+    return present;
+  },
+  open(file, line, lines, add) {
+    vscode.postMessage({ type: 'openFile', file, ...(line !== undefined ? { line } : {}), ...(lines !== undefined ? { lines } : {}), ...(add !== undefined ? { add } : {}) });
+  },
+  copy(text, status) {
+    fixCopyStatus = status;
+    status.textContent = '';
+    copyText(text, 'fix');
+  },
+};
+
+function copyText(text: string, what: CopyPurpose): void {
+  vscode.postMessage({ type: 'copy', text, what });
+}
+
+/** Every program's decision on the input; choosing one traces it as that program decides it. */
+function showComparison(rows: readonly ComparedRow[]): void {
+  // The table is drawn afresh: the keyboard stays on the row it was on.
+  const focused = document.activeElement instanceof HTMLElement && ui.compareTable.contains(document.activeElement) ? document.activeElement.closest('tr')?.dataset['decider'] : undefined;
+  renderComparison(ui.compare, ui.compareTable, rows, deciders, currentDecider(), pickCompared, actions);
+  if (focused !== undefined) ui.compareTable.querySelector<HTMLElement>(`tr[data-decider="${focused}"] button`)?.focus({ preventScroll: true });
+}
+
+function pickCompared(row: ComparedRow): void {
+  choose(row.decider, row.tool);
+  markChosen(null);
+  changed(true);
+}
+
+/** Another program's decision: its banner, what would allow it, its stages, the files it read. */
+function showDecided(verdict: ShownVerdict | { readonly error: string }, rows: readonly ComparedRow[]): void {
+  shown = null;
+  present = 'error' in verdict ? [] : verdict.present;
+  ui.verdict.classList.remove('verdict-server-refuses');
+  if ('error' in verdict) {
+    renderHint(ui.verdict, `This program's model failed on this input: ${verdict.error}`);
+    clearStages(ui.stages);
+    renderDecided(ui.decided, null, actions);
+  } else {
+    renderDecision(ui.verdict, verdict, actions);
+    renderDecided(ui.decided, verdict, actions);
+    renderDeciderStages(ui.stages, verdict, actions, ui.hideUnchanged.checked);
+  }
+  renderNearMisses(ui.near, ui.nearList, [], roots, pickNearMiss);
+  renderBytes(ui.bytes, null);
+  showComparison(rows);
+  ui.stages.removeAttribute('aria-busy');
+  // A test case is a row of this server's trace tables.
+  ui.copy.disabled = true;
+}
+
+function show(trace: Trace, tool: string, serverNote: ServerNote | null, rows: readonly ComparedRow[]): void {
   shown = trace;
+  present = [];
+  delete ui.verdict.dataset['decision'];
   renderTrace(ui, trace, { tool, acts: isToolName(tool) ? OPERATIONS[tool].acts : null, serverNote }, { roots, pick: pickNearMiss, hideUnchanged: ui.hideUnchanged.checked });
+  renderDecided(ui.decided, null, actions);
+  showComparison(rows);
   // What the server would refuse despite the trace reads right under the verdict, and marks the banner.
   ui.verdict.classList.toggle('verdict-server-refuses', serverNote !== null);
   const note = ui.verdict.querySelector('.verdict-server');
@@ -376,9 +515,9 @@ function show(trace: Trace, tool: string, serverNote: ServerNote | null): void {
 // ---------------------------------------------------------------------------------------------
 // History: Back and Forward
 
-/** The same platform, tool and policy. */
+/** The same platform, program, tool and policy. */
 function sameSettings(a: HistoryEntry, b: HistoryEntry): boolean {
-  return a.platform === b.platform && a.tool === b.tool
+  return a.platform === b.platform && a.tool === b.tool && (a.decider ?? SERVER) === (b.decider ?? SERVER)
     && a.policy.localhost === b.policy.localhost && a.policy.unc === b.policy.unc
     && a.policy.case === b.policy.case && a.policy.symlinks === b.policy.symlinks;
 }
@@ -426,7 +565,7 @@ function stepHistory(step: -1 | 1): void {
   historyTyped = false;
   ui.input.value = entry.input;
   ui.platform.value = entry.platform;
-  ui.tool.value = entry.tool;
+  choose(entry.decider ?? SERVER, entry.tool);
   applyPolicy(entry.policy);
   selectRoot(entry.root);
   markChosen(null);
@@ -441,7 +580,8 @@ function traceNow(typed = false): void {
   debounce = undefined;
   if (!initialised) return;
   const id = ++lastId;
-  const request: TraceRequest = { input: ui.input.value, root: currentRoot(), platform: currentPlatform(), policy: currentPolicy(), tool: currentTool() };
+  const decider = currentDecider();
+  const request: TraceRequest = { input: ui.input.value, root: currentRoot(), platform: currentPlatform(), policy: currentPolicy(), tool: currentTool(), ...(decider !== SERVER ? { decider } : {}) };
   requestedTool = request.tool;
   if (request.input === '') {
     showNothing('Type a URI or a path above to see, stage by stage, whether it is inside the root.');
@@ -451,7 +591,7 @@ function traceNow(typed = false): void {
     showNothing('Choose a root, or type one in the "Other…" field.');
     return;
   }
-  remember({ input: request.input, root: request.root, platform: request.platform, policy: request.policy, tool: request.tool }, typed);
+  remember({ input: request.input, root: request.root, platform: request.platform, policy: request.policy, tool: request.tool, decider }, typed);
   ui.stages.setAttribute('aria-busy', 'true');
   awaited = id;
   vscode.postMessage({ type: 'trace', id, request });
@@ -484,6 +624,8 @@ function onInit(message: Extract<ExtensionMessage, { type: 'init' }>): void {
   host = message.hostPlatform;
   simulatedRoots = message.simulatedRoots;
   fillRoots();
+  deciders = message.deciders;
+  fillDeciders();
   initialised = true;
   if (message.state && isPanelState(message.state)) {
     applyState(message.state);
@@ -658,7 +800,8 @@ function loadRefusal(entry: RefusalEntry, button: HTMLElement | null): void {
   markChosen(button ?? Array.from(ui.refusals.querySelectorAll<HTMLElement>('button.refusal')).find((shown) => shown.dataset['key'] === refusalKey(entry)) ?? null);
   ui.input.value = entry.input;
   if (entry.workspaceUri !== null) selectRoot(entry.workspaceUri);
-  if (isToolName(entry.tool)) ui.tool.value = entry.tool;
+  // A logged refusal is this server's.
+  if (isToolName(entry.tool)) choose(SERVER, entry.tool);
   ui.copyStatus.textContent = '';
   if (entry.trace) {
     // The trace as the server made it: show its platform and policy so that a change re-traces from there.
@@ -666,10 +809,10 @@ function loadRefusal(entry: RefusalEntry, button: HTMLElement | null): void {
     applyPolicy(entry.trace.policy);
     clearTimeout(debounce);
     lastId++;
-    remember({ input: entry.input, root: currentRoot(), platform: currentPlatform(), policy: currentPolicy(), tool: currentTool() }, false);
+    remember({ input: entry.input, root: currentRoot(), platform: currentPlatform(), policy: currentPolicy(), tool: currentTool(), decider: currentDecider() }, false);
     saveState();
     // A change refused for the grant's rights: the trace itself let it in.
-    show(entry.trace, entry.tool, entry.code === 'ERR_READ_ONLY' ? { code: 'ERR_READ_ONLY', reason: entry.reason } : null);
+    show(entry.trace, entry.tool, entry.code === 'ERR_READ_ONLY' ? { code: 'ERR_READ_ONLY', reason: entry.reason } : null, []);
     forgetAnswer();
   } else {
     changed(true);
@@ -751,8 +894,10 @@ function receive(message: ExtensionMessage): void {
       showServer(message.server);
       return;
     case 'traceResult':
+    case 'decidedResult':
       if (message.id !== lastId) return;
-      show(message.trace, requestedTool, message.serverNote);
+      if (message.type === 'traceResult') show(message.trace, requestedTool, message.serverNote, message.compared);
+      else showDecided(message.verdict, message.compared);
       awaited = null;
       if (intoViewOnDrawn === message.id) bringTraceIntoView();
       if (sectionAfterTrace !== null) showSection(sectionAfterTrace);
@@ -772,9 +917,11 @@ function receive(message: ExtensionMessage): void {
     case 'audits':
       showAudits(message.audits, message.running);
       return;
-    case 'copied':
-      ui.copyStatus.textContent = message.ok ? 'Copied as one line of JSON' : 'Could not copy';
+    case 'copied': {
+      const status = message.what === 'test-case' ? ui.copyStatus : fixCopyStatus;
+      if (status !== null) status.textContent = !message.ok ? 'Could not copy' : message.what === 'test-case' ? 'Copied as one line of JSON' : 'Copied';
       return;
+    }
     case 'toolAnswer':
       if (message.id === lastRunId) renderAnswer(ui.answer, message.tool, message.answer);
       return;
@@ -807,13 +954,17 @@ ui.root.addEventListener('change', () => {
 });
 // The root picker says where a folder is put on the platform chosen.
 ui.platform.addEventListener('change', fillRoots);
+ui.decider.addEventListener('change', () => {
+  choose(currentDecider(), currentTool());
+  changed(true);
+});
 for (const control of [ui.platform, ui.tool, ui.case, ui.symlinks, ui.localhost, ui.unc]) {
   control.addEventListener('change', () => changed(true));
 }
 ui.copy.addEventListener('click', () => {
   if (shown === null) return;
   ui.copyStatus.textContent = '';
-  vscode.postMessage({ type: 'copyTestCase', row: testCaseRow(shown) });
+  copyText(testCaseRow(shown), 'test-case');
 });
 ui.auditRun.addEventListener('click', () => vscode.postMessage({ type: 'runAudit' }));
 for (const opener of [ui.logPath, ui.openLog]) opener.addEventListener('click', () => vscode.postMessage({ type: 'openLog' }));

@@ -5,7 +5,8 @@
  * character in them is drawn as a marked escape.
  */
 import { codePoints, lookalikeNote, shownParts, visible } from '../src/core/visible.js';
-import type { AuditFinding, AuditSummary, RefusalEntry, RootChoice, ServerNote, ToolAnswer, Trace } from '../src/shared/messages.js';
+import { decidingStage, sourceText } from '../src/deciders/reading.js';
+import type { AuditFinding, AuditSummary, ComparedRow, Decision, DeciderChoice, DeciderName, DeciderVerdict, Fix, RefusalEntry, RootChoice, RuleSource, ServerNote, ToolAnswer, Trace } from '../src/shared/messages.js';
 import { stageChange, type Segment } from './diff.js';
 import { ambiguousNames, utf8Hex } from './unicode.js';
 
@@ -13,11 +14,12 @@ type StageResult = Trace['stages'][number];
 export type NearMiss = Trace['nearMisses'][number];
 type StageStatus = StageResult['status'];
 
-const STATUS_ICON: Readonly<Record<StageStatus, string>> = {
+const STATUS_ICON: Readonly<Record<StageStatus | 'ask', string>> = {
   pass: 'codicon-pass',
   note: 'codicon-info',
   refuse: 'codicon-error',
   skip: 'codicon-circle-slash',
+  ask: 'codicon-question',
 };
 
 const VERDICT_ICON: Readonly<Record<Trace['verdict'], string>> = {
@@ -166,7 +168,7 @@ export function renderVerdict(banner: HTMLElement, trace: Trace, context: Verdic
   banner.replaceChildren(...parts);
 }
 
-function statusCell(status: StageStatus): HTMLTableCellElement {
+function statusCell(status: StageStatus | 'ask'): HTMLTableCellElement {
   return el('td', 'status', undefined, icon(STATUS_ICON[status]), el('span', 'status-word', status));
 }
 
@@ -247,8 +249,8 @@ function asShown(stage: StageResult, previous: StageResult | undefined): StageRe
   return { ...stage, input: previous.output, output: stage.output === null ? null : previous.output, note: stage.note === '' ? judged : `${stage.note}; ${judged}` };
 }
 
-function stagesCaption(rootRefused: boolean, hideUnchanged: boolean): string {
-  return `${rootRefused ? "Stages of the root's conversion (the root was refused)" : 'Stages of the decision'}. `
+function stagesCaption(title: string, hideUnchanged: boolean): string {
+  return `${title}. `
     + 'In each row, what the stage removed from its input and what it added to its output are marked; an output that is its input reads "unchanged", '
     + 'and an input the row above shows, in a row that changed nothing, reads "as above"; '
     + 'the case stage shows the key names are compared by.'
@@ -258,54 +260,84 @@ function stagesCaption(rootRefused: boolean, hideUnchanged: boolean): string {
 /** "Hide unchanged stages": the quiet rows hidden (the stylesheet's rule), and the caption says so. */
 export function hideQuietStages(table: HTMLTableElement, hide: boolean): void {
   table.classList.toggle('hide-quiet', hide);
-  if (table.caption && table.tBodies[0]?.rows.length) table.caption.textContent = stagesCaption(table.dataset['rootRefused'] === 'true', hide);
+  if (table.caption && table.tBodies[0]?.rows.length) table.caption.textContent = stagesCaption(table.dataset['title'] ?? 'Stages of the decision', hide);
+}
+
+/** A row of the stage table, this server's or another program's. */
+interface StageRow {
+  /** The stage's name, as its row is headed and marked (`data-stage`). */
+  readonly name: string;
+  readonly status: StageStatus | 'ask';
+  readonly input: string;
+  readonly output: string | null;
+  readonly rule: string;
+  readonly note: string;
+  readonly kind: OutputKind;
+  readonly deciding: boolean;
+  /** Drawn after the note: where the rule the stage applied came from. */
+  readonly from?: Node;
 }
 
 /**
  * One row per stage, with what each stage removed from its input and added to its output
  * marked. A row that passed without changing anything, or was skipped, is drawn quietly unless it
  * decided, so the rows that matter stand out (a note is worth reading even when nothing changed).
- * When the root itself was refused the request's stages never ran: the root's conversion is
- * shown instead, its last stage the deciding one.
  */
-export function renderStages(table: HTMLTableElement, trace: Trace, hideUnchanged = false): void {
-  const rootRefused = trace.stage === 'root';
-  const stages = rootRefused ? trace.rootStages : trace.stages;
+function drawStages(table: HTMLTableElement, stages: readonly StageRow[], title: string, hideUnchanged: boolean): void {
   const body = table.tBodies[0] ?? table.createTBody();
   // The texts the row above shows: a quiet row whose input is one of them says "as above".
   let above: readonly (string | null)[] = [];
-  const rows = stages.map((original, index) => {
-    const stage = asShown(original, stages[index - 1]);
-    const deciding = rootRefused ? index === stages.length - 1 : stage.stage === trace.stage;
-    const kind = outputKind(stage);
+  const rows = stages.map((stage) => {
+    const { kind, deciding } = stage;
     const same = kind !== 'verdict' && stage.output === stage.input;
     const quiet = !deciding && (stage.status === 'skip' || (stage.status === 'pass' && same));
     const change = kind === 'rewrite' && stage.output !== null && !same ? stageChange(stage.input, stage.output) : null;
-    const name = el('th', 'stage', rootRefused ? `root: ${stage.stage}` : stage.stage);
+    const name = el('th', 'stage', stage.name);
     name.scope = 'row';
     const output = stage.output !== null && same ? drawnAlreadyCell(stage.output, 'unchanged')
       : stage.output !== null && kind === 'key' ? comparisonKeyCell(stage.output)
         : pathCell(stage.output, change?.output ?? null, 'ins');
+    const note = el('td', 'note', stage.note);
+    if (stage.from !== undefined) note.append(...(stage.note === '' ? [] : [document.createTextNode(' ')]), stage.from);
     const row = el('tr', undefined, undefined,
       name,
       statusCell(stage.status),
       quiet && above.includes(stage.input) ? drawnAlreadyCell(stage.input, 'as-above') : pathCell(stage.input, change?.input ?? null, 'del'),
       output,
       el('td', 'rule', stage.rule),
-      el('td', 'note', stage.note),
+      note,
     );
     if (deciding) row.classList.add('deciding');
     if (quiet) row.classList.add('quiet');
-    row.dataset['stage'] = stage.stage;
+    row.dataset['stage'] = stage.name;
     row.dataset['status'] = stage.status;
     if (deciding) row.setAttribute('aria-current', 'true');
     above = kind === 'rewrite' ? [stage.input, stage.output] : [stage.input];
     return row;
   });
   body.replaceChildren(...rows);
-  table.dataset['rootRefused'] = String(rootRefused);
+  table.dataset['title'] = title;
   hideQuietStages(table, hideUnchanged);
   table.hidden = false;
+}
+
+/**
+ * This server's stages. When the root itself was refused the request's stages never ran: the
+ * root's conversion is shown instead, its last stage the deciding one.
+ */
+export function renderStages(table: HTMLTableElement, trace: Trace, hideUnchanged = false): void {
+  const rootRefused = trace.stage === 'root';
+  const stages = rootRefused ? trace.rootStages : trace.stages;
+  const rows = stages.map((original, index): StageRow => {
+    const stage = asShown(original, stages[index - 1]);
+    return {
+      ...stage,
+      name: rootRefused ? `root: ${stage.stage}` : stage.stage,
+      kind: outputKind(stage),
+      deciding: rootRefused ? index === stages.length - 1 : stage.stage === trace.stage,
+    };
+  });
+  drawStages(table, rows, rootRefused ? "Stages of the root's conversion (the root was refused)" : 'Stages of the decision', hideUnchanged);
 }
 
 export function clearStages(table: HTMLTableElement): void {
@@ -413,6 +445,158 @@ export function renderNearMisses(section: HTMLElement, list: HTMLUListElement, m
     return el('li', undefined, undefined, button);
   }));
   section.hidden = misses.length === 0;
+}
+
+// ------------------------------------------------------------------------------ other programs
+
+const DECISION_ICON: Readonly<Record<Decision, string>> = { allow: 'codicon-pass', ask: 'codicon-question', deny: 'codicon-error' };
+/** A decision drawn in the colours of the trace's verdicts: allow as inside, deny as outside, ask as a warning. */
+const DECISION_CLASS: Readonly<Record<Decision, string>> = { allow: 'verdict-inside', ask: 'verdict-refused', deny: 'verdict-outside' };
+
+/** What a shown verdict offers: opening a file it names (the panel), copying a fix's text. */
+export interface VerdictActions {
+  /** The files that can be opened; none in a view that cannot open files. */
+  readonly present: readonly string[];
+  /** Opens `file` at `line`; a file not there yet opens unsaved, holding `add`. Absent where nothing opens files (the MCP Apps view). */
+  readonly open?: (file: string, line?: number, lines?: number, add?: string) => void;
+  /** Copies a fix's text, saying so in `status`; absent where nothing copies it (the text stays selectable). */
+  readonly copy?: (text: string, status: HTMLElement) => void;
+}
+
+/** A rule's source: its file and line as a button that opens it there, where it can be opened; else as text. */
+function sourceNode(source: RuleSource | undefined, actions: VerdictActions): HTMLElement {
+  const text = sourceText(source);
+  const file = source?.file;
+  if (file === undefined || actions.open === undefined || !actions.present.includes(file)) return el('span', 'source', text);
+  const button = el('button', 'link-button source', text);
+  button.type = 'button';
+  button.title = `Open ${visible(file)}${source?.line !== undefined ? ` at line ${source.line}` : ''}`;
+  button.addEventListener('click', () => actions.open?.(file, source?.line));
+  return button;
+}
+
+/** A decider's stages as the stage table draws them, in its own order and words. */
+export function renderDeciderStages(table: HTMLTableElement, verdict: DeciderVerdict, actions: VerdictActions, hideUnchanged = false): void {
+  const deciding = decidingStage(verdict.stages);
+  // A stage's output is a rewrite of its input when both are paths; otherwise (settings read, a mode chosen) what it found.
+  const pathLike = (text: string | null) => text !== null && /[/\\]/.test(text) && !/[;,] /.test(text);
+  const rows = verdict.stages.map(({ source, ...stage }, index): StageRow => ({
+    ...stage,
+    kind: pathLike(stage.input) && pathLike(stage.output) ? 'rewrite' : 'verdict',
+    deciding: index === deciding,
+    ...(source !== undefined ? { from: el('span', 'stage-source', 'from ', sourceNode(source, actions)) } : {}),
+  }));
+  drawStages(table, rows, `Stages of ${verdict.program}'s decision`, hideUnchanged);
+}
+
+/** The banner of another program's decision: what it decided, the rule and where it came from, the tool it was judged as. */
+export function renderDecision(banner: HTMLElement, verdict: DeciderVerdict & { readonly cwd?: string; readonly simulated?: boolean }, actions: VerdictActions): void {
+  banner.className = `verdict ${DECISION_CLASS[verdict.decision]}`;
+  banner.dataset['decision'] = verdict.decision;
+  const headline = el('p', 'verdict-headline', undefined, icon(DECISION_ICON[verdict.decision]), el('strong', undefined, `${verdict.decision.toUpperCase()} — ${verdict.program} ${verdict.version}`));
+  const operation = el('p', 'verdict-operation', `As seen by ${verdict.tool}: ${verdict.access === 'change' ? 'changes' : 'reads'} the path`);
+  const rule = el('p', 'verdict-reason', undefined, el('span', 'verdict-rule', verdict.rule.text), document.createTextNode(' ('), sourceNode(verdict.rule.source, actions), document.createTextNode(')'));
+  const facts = el('dl', 'verdict-facts');
+  if (verdict.path !== null) fact(facts, 'Resolved path', verdict.path, true);
+  if (verdict.cwd !== undefined) fact(facts, 'Working folder', verdict.cwd, true);
+  fact(facts, 'Checked', verdict.basis === 'recorded' ? `against ${verdict.program} ${verdict.version} running` : `as documented for ${verdict.program} ${verdict.version}, not observed`);
+  if (verdict.simulated !== undefined) fact(facts, 'Platform', verdict.simulated ? 'simulated: no configuration file of this machine was read' : "this machine's configuration files");
+  banner.replaceChildren(headline, operation, rule, facts);
+}
+
+function fixItem(fix: Fix, actions: VerdictActions): HTMLLIElement {
+  const item = el('li', 'fix', undefined, el('p', 'fix-text', fix.text));
+  const file = fix.file;
+  if (file !== undefined && actions.open !== undefined) {
+    const there = actions.present.includes(file);
+    const open = el('button', 'secondary', undefined, icon(there ? 'codicon-go-to-file' : 'codicon-new-file'), document.createTextNode(there ? ` Open ${visible(file)}${fix.line !== undefined ? `:${fix.line}` : ''}` : ` Create ${visible(file)}…`));
+    open.type = 'button';
+    open.className = 'secondary fix-open';
+    open.title = there
+      ? 'Opens the file at the line where the change goes: nothing is changed until you change it'
+      : 'Opens a new editor for this file holding the text below: nothing is written until you save it';
+    open.addEventListener('click', () => actions.open?.(file, fix.line, fix.lines, fix.add));
+    item.append(open);
+  } else if (file !== undefined) {
+    item.append(el('p', 'fix-where', `in ${file}${fix.line !== undefined ? `, line ${fix.line}` : ''}`));
+  }
+  for (const [text, label] of [[fix.add, 'Copy the text'], [fix.flag, 'Copy the flag'], [fix.path, 'Copy the path']] as const) {
+    if (text === undefined) continue;
+    const block = el('pre', 'fix-add');
+    appendShown(block, text, { whole: true, lines: true });
+    item.append(block);
+    const copy = actions.copy;
+    if (copy === undefined) continue;
+    const status = el('span', 'fix-copied');
+    status.setAttribute('role', 'status');
+    const button = el('button', 'secondary fix-copy', undefined, icon('codicon-copy'), document.createTextNode(` ${label}`));
+    button.type = 'button';
+    button.addEventListener('click', () => copy(text, status));
+    item.append(el('div', 'actions', undefined, button, status));
+  }
+  return item;
+}
+
+/** Below another program's banner: what would allow the input, where the program differs from this server, the files it read. */
+export function renderDecided(section: HTMLElement, verdict: DeciderVerdict | null, actions: VerdictActions): void {
+  if (verdict === null) {
+    section.replaceChildren();
+    section.hidden = true;
+    return;
+  }
+  const parts: Node[] = [];
+  if (verdict.fixes.length > 0) {
+    parts.push(el('h2', undefined, 'To allow it'), el('ol', 'fixes', undefined, ...verdict.fixes.map((fix) => fixItem(fix, actions))));
+  }
+  if (verdict.differences.length > 0) {
+    parts.push(el('h2', undefined, `Where ${verdict.program} differs from Boundary Inspector`), el('ul', 'differences', undefined, ...verdict.differences.map((text) => el('li', undefined, text))));
+  }
+  if (verdict.configFiles.length > 0) {
+    parts.push(
+      el('h2', undefined, `Configuration ${verdict.program} reads`),
+      el('ul', 'config-files', undefined, ...verdict.configFiles.map((file) => {
+        const item = el('li', file.found ? (file.used ? 'config-used' : 'config-read') : 'config-missing', undefined,
+          sourceNode({ text: file.path, file: file.path }, actions),
+          el('span', 'config-role', ` ${file.role}: ${file.found ? (file.used ? 'read, and it decided or shaped this' : 'read, nothing in it bore on this') : 'not there, so its defaults apply'}`));
+        item.dataset['found'] = String(file.found);
+        return item;
+      })),
+    );
+  }
+  section.replaceChildren(...parts);
+  section.hidden = parts.length === 0;
+}
+
+/**
+ * One input, every program: a row each with its decision, the rule that decided and its source.
+ * Choosing a row shows that program's stages; the row shown is marked.
+ */
+export function renderComparison(section: HTMLElement, table: HTMLTableElement, rows: readonly ComparedRow[], deciders: readonly DeciderChoice[], current: DeciderName, pick: (row: ComparedRow) => void, actions: VerdictActions): void {
+  const body = table.tBodies[0] ?? table.createTBody();
+  body.replaceChildren(...rows.map((row) => {
+    const program = deciders.find((decider) => decider.name === row.decider)?.program ?? row.decider;
+    const choose = el('button', 'link-button compare-pick', program);
+    choose.type = 'button';
+    choose.title = `${program}'s stages`;
+    choose.addEventListener('click', () => pick(row));
+    const name = el('th', 'compare-program', undefined, choose);
+    name.scope = 'row';
+    const cells: HTMLTableCellElement[] = 'error' in row
+      ? [el('td', 'compare-decision compare-error', 'error'), el('td', 'compare-rule', row.error), el('td', 'compare-source', '')]
+      : 'unseen' in row
+        ? [el('td', 'compare-decision compare-unseen', 'not decided here'), el('td', 'compare-rule', `It reads ${row.unseen.join(', ')}, which cannot be seen here.`), el('td', 'compare-source', '')]
+        : [
+          el('td', `compare-decision decision-${row.decision}`, undefined, icon(DECISION_ICON[row.decision]), el('span', undefined, row.decision)),
+          el('td', 'compare-rule', row.rule.text),
+          el('td', 'compare-source', undefined, sourceNode(row.rule.source, actions)),
+        ];
+    const tr = el('tr', undefined, undefined, name, el('td', 'compare-tool', row.tool), ...cells);
+    tr.dataset['decider'] = row.decider;
+    tr.dataset['decision'] = 'error' in row ? 'error' : 'unseen' in row ? 'unseen' : row.decision;
+    if (row.decider === current) tr.setAttribute('aria-current', 'true');
+    return tr;
+  }));
+  section.hidden = rows.length === 0;
 }
 
 /** Where a trace is drawn: the panel's page and the MCP Apps view each hold these. */

@@ -45,6 +45,8 @@ export interface BytesReport {
   readonly rows: readonly BytesRow[];
   /** The whole tools/list result on the wire (output schemas, titles, annotations included): not before the model. */
   readonly toolsListBytes: { readonly ours: number; readonly reference: number };
+  /** The definitions of the tools only views call (compare_deciders), which a host keeps from the model: what a host that ignores their visibility would add. */
+  readonly appOnlyDefinitionBytes: number;
 }
 
 interface Question {
@@ -105,6 +107,12 @@ const QUESTIONS: readonly Question[] = [
   },
 ];
 
+/** Whether a host that speaks MCP Apps lists a tool to the model: not one whose `_meta.ui.visibility` leaves out "model". */
+export function shownToModel(tool: Record<string, unknown>): boolean {
+  const visibility = ((tool['_meta'] as Record<string, unknown> | undefined)?.['ui'] as { visibility?: unknown } | undefined)?.visibility;
+  return !Array.isArray(visibility) || visibility.includes('model');
+}
+
 /** What a client hands the model of a tool: its name, description and input schema. */
 export function definitionBytes(tools: readonly Record<string, unknown>[]): number {
   return Buffer.byteLength(JSON.stringify(tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }))));
@@ -147,12 +155,12 @@ export async function runBytes(options: { readonly bundle: string; readonly prog
     ours = await startServer('ours-off', root, { bundle: options.bundle });
     reference = await startServer('reference', root, { bundle: options.bundle });
     const [ourTools, referenceTools] = [await ours.listTools(), await reference.listTools()];
-    const ourDefinitions = definitionBytes(ourTools);
+    const ourDefinitions = definitionBytes(ourTools.filter(shownToModel));
     const referenceDefinitions = definitionBytes(referenceTools);
     const rows: BytesRow[] = [
       {
         id: 'definitions',
-        label: `tool definitions (${ourTools.length} tools / ${referenceTools.length}), in every request`,
+        label: `tool definitions (${ourTools.filter(shownToModel).length} tools / ${referenceTools.length}), in every request`,
         ours: ourDefinitions,
         reference: referenceDefinitions,
         ratio: ourDefinitions / referenceDefinitions,
@@ -182,7 +190,8 @@ export async function runBytes(options: { readonly bundle: string; readonly prog
       });
     }
     const wire = (tools: readonly Record<string, unknown>[]) => Buffer.byteLength(JSON.stringify({ tools }));
-    return { rows, toolsListBytes: { ours: wire(ourTools), reference: wire(referenceTools) } };
+    const appOnlyDefinitionBytes = definitionBytes(ourTools.filter((tool) => !shownToModel(tool)));
+    return { rows, toolsListBytes: { ours: wire(ourTools), reference: wire(referenceTools) }, appOnlyDefinitionBytes };
   } finally {
     await ours?.close();
     await reference?.close();
@@ -212,6 +221,7 @@ export function formatBytesReport(report: BytesReport): string {
     'Bytes as JSON-encoded (definitions) or UTF-8 (text). "ours"/"reference": the definitions, or the answer\'s text; "structured": the\n' +
     "answer's structuredContent, which VS Code gives the model instead of the text (the reference's is {content: its text}).\n" +
     `The whole tools/list result on the wire, output schemas included: ours ${ours.toLocaleString('en-US')} B, reference ${reference.toLocaleString('en-US')} B.\n` +
+    `Not in the definitions above: the tools for MCP Apps views only (_meta.ui.visibility ["app"]), which a host that ignored their visibility would add: ${report.appOnlyDefinitionBytes.toLocaleString('en-US')} B.\n` +
     `A refusal of a path sends the model to explain_path in one sentence: ${Buffer.byteLength(` ${EXPLAIN_HINT}`)} B of its text.\n`
   );
 }

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { FINDING_KINDS, foundCount, notKeptSentence, type AuditReport, type Finding, type FindingKind } from '../audit/audit.js';
 import { lookalikeNote, visible, type StageResult, type StageStatus, type Trace } from '../core/index.js';
-import type { Decision, DeciderStage, DeciderVerdict, RuleSource } from '../deciders/index.js';
+import { decidingStage, sourceText as sourceOf, type Decision, type DeciderVerdict, type RuleSource } from '../deciders/index.js';
 
 const COLORS: Record<StageStatus | 'ask' | 'bold' | 'dim', [number, number]> = {
   pass: [32, 39],
@@ -73,18 +73,9 @@ export function renderTrace(result: Trace, options: { readonly color: boolean; r
 
 const DECISION_STYLES: Record<Decision, StageStatus | 'ask'> = { allow: 'pass', ask: 'ask', deny: 'refuse' };
 
-/** Where a rule came from, as a person finds it: `file:line`, the flag, or the program's default. */
-export function sourceText(source: RuleSource | undefined): string {
-  if (source === undefined) return 'default';
-  if (source.file !== undefined) return `${shown(source.file)}${source.line !== undefined ? `:${source.line}` : ''}`;
-  if (source.flag !== undefined) return shown(source.flag);
-  return shown(source.text);
-}
-
-/** The stage that decided: the first that refused or asked, else the last. */
-export function decidingStage(stages: readonly DeciderStage[]): number {
-  const at = stages.findIndex((stage) => stage.status === 'refuse' || stage.status === 'ask');
-  return at === -1 ? stages.length - 1 : at;
+/** Where a rule came from (deciders/reading.ts), as a report prints it. */
+function sourceText(source: RuleSource | undefined): string {
+  return shown(sourceOf(source));
 }
 
 /**

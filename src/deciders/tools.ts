@@ -15,3 +15,16 @@ export function toolFor(decider: Decider, tool: string): { readonly tool: string
   const access: Access = OPERATIONS[tool].changes ? 'change' : 'read';
   return { tool: decider.tools[access][0]!, access };
 }
+
+/**
+ * Whether a tool name, one of this server's or one of these programs', reads or changes;
+ * undefined for a name none of them has. Takes the programs' tool lists alone, so a page that has
+ * only those (the inspector's "Decided by") asks the same question the same way.
+ */
+export function accessIn(programs: readonly { readonly tools: Decider['tools'] }[], tool: string): Access | undefined {
+  if (isToolName(tool)) return OPERATIONS[tool].changes ? 'change' : 'read';
+  for (const program of programs) {
+    for (const access of ['read', 'change'] as const) if (program.tools[access].includes(tool)) return access;
+  }
+  return undefined;
+}

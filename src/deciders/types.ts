@@ -1,4 +1,4 @@
-import type { FileSystemPort, Platform, Policy, StageStatus } from '../core/index.js';
+import type { FileSystemPort, Platform, Policy, StageStatus } from '../core/types.js';
 
 // A decider is a model of one program's rules for whether a path may be read or changed: this
 // server, the reference filesystem server, an agent (Claude Code, Codex, Gemini CLI, VS Code's
@@ -168,3 +168,4 @@ export interface Decider {
   readonly tools: { readonly read: readonly string[]; readonly change: readonly string[] };
   decide(input: string, tool: string, context: DeciderContext): DeciderVerdict;
 }
+

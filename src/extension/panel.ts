@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Policy } from '../core/index.js';
+import type { VsCodeContext } from '../deciders/types.js';
 import { hostPlatform } from '../host/node.js';
 import { assertNever, type AuditSummary, type ExtensionMessage, type PanelState, type RootChoice, type ServerStatus, type WebviewMessage } from '../shared/messages.js';
 import { PATH_TOOL_NAMES, type ToolName } from '../shared/operations.js';
@@ -11,7 +12,8 @@ import { LIST_SERVERS_COMMAND, VIEW_TYPE } from './ids.js';
 import { hostProtection, type CheckedSandbox } from './protection.js';
 import type { RefusalFeed } from './refusalFeed.js';
 import type { SimulatedRoots } from '../shared/simulatedRoots.js';
-import { simulatedRequest, traceRequest } from './tracing.js';
+import { deciderChoices, judgeRequest, namedFiles } from './deciding.js';
+import { simulatedRequest } from './tracing.js';
 
 /** What the panel needs from the rest of the extension. */
 export interface PanelContext {
@@ -36,6 +38,11 @@ export interface PanelContext {
   holdServer(): vscode.Disposable;
   /** The processes of the panel's own server ("Run on the server"), which are not the agent's. */
   readonly ownServers: Set<number>;
+  /**
+   * VS Code's own agent's inputs, read through the editor's API (its workspace folders and
+   * `chat.tools.edits.autoApprove`), for the vscode-agent decider; without it that decider is given none.
+   */
+  readonly vscodeAgent?: () => VsCodeContext;
 }
 
 /**
@@ -69,6 +76,26 @@ function loadServerCalls(): typeof import('./serverCalls.js') {
   // A path computed at run time, so the bundler leaves it to Node.
   const bundle = path.join(__dirname, 'serverCalls.js');
   return require(bundle) as typeof import('./serverCalls.js');
+}
+
+/**
+ * A file a fix or a rule names: opened at `line` with its `lines` selected, where the change
+ * goes. A file not there yet opens as a new editor for that path holding `add`, unsaved: nothing
+ * is written unless the person saves it.
+ */
+async function openNamedFile(file: string, line: number | undefined, lines: number | undefined, add: string | undefined): Promise<void> {
+  const { existsSync } = require('node:fs') as typeof import('node:fs');
+  if (!existsSync(file)) {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file).with({ scheme: 'untitled' }));
+    const editor = await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    if (add !== undefined && document.getText() === '') await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), `${add}\n`));
+    return;
+  }
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const first = Math.min(Math.max((line ?? 1) - 1, 0), Math.max(document.lineCount - 1, 0));
+  const last = Math.min(first + Math.max((lines ?? 1) - 1, 0), document.lineCount - 1);
+  const selection = line === undefined ? undefined : new vscode.Range(first, 0, last, document.lineAt(last).text.length);
+  await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside, ...(selection ? { selection } : {}) });
 }
 
 async function openLog(logPath: string): Promise<void> {
@@ -117,6 +144,8 @@ export class InspectorPanel {
   private waiting: vscode.Disposable | undefined;
   /** Held while the page is shown: the agent's server is looked for meanwhile. */
   private watching: vscode.Disposable | undefined;
+  /** The files the verdict last shown names: the only ones the page may ask to open. */
+  private openable = new Set<string>();
 
   static createOrShow(context: PanelContext, first?: ExtensionMessage): InspectorPanel {
     let inspector = InspectorPanel.current;
@@ -300,6 +329,7 @@ export class InspectorPanel {
       layers: hostProtection(this.context.checkedSandbox()),
       server: this.context.server(),
       simulatedRoots: this.context.simulatedRoots(),
+      deciders: deciderChoices(),
       state,
     };
   }
@@ -333,10 +363,30 @@ export class InspectorPanel {
         const roots = this.context.roots();
         // Another platform's trace of a workspace folder: the folder where that platform would hold it.
         const request = simulatedRequest(message.request, roots, this.context.simulatedRoots());
-        const { trace, serverNote } = traceRequest(request, roots, this.context.settings());
-        this.post({ type: 'traceResult', id: message.id, trace, serverNote });
+        // Every program's decision too, read from this machine's configuration (the home folder, the root's folder as the working folder).
+        const { homedir } = require('node:os') as typeof import('node:os');
+        const judged = judgeRequest(request, roots, this.context.settings(), {
+          home: homedir(),
+          env: process.env,
+          ...(this.context.vscodeAgent !== undefined ? { vscode: this.context.vscodeAgent } : {}),
+        });
+        if (judged.kind === 'trace') {
+          this.openable = new Set();
+          this.post({ type: 'traceResult', id: message.id, trace: judged.trace, serverNote: judged.serverNote, compared: judged.compared });
+        } else {
+          this.openable = new Set('present' in judged.verdict ? namedFiles(judged.verdict) : []);
+          this.post({ type: 'decidedResult', id: message.id, verdict: judged.verdict, compared: judged.compared });
+        }
         return;
       }
+      case 'openFile':
+        // Only a file the verdict on the page names: the page asks, the extension decides.
+        if (this.openable.has(message.file)) {
+          openNamedFile(message.file, message.line, message.lines, message.add).catch((error: Error) =>
+            void vscode.window.showWarningMessage(vscode.l10n.t('Could not open {0}: {1}', message.file, error.message)),
+          );
+        }
+        return;
       case 'drawn':
         this.drawn(message.clipped, message.windowWidth);
         return;
@@ -352,10 +402,11 @@ export class InspectorPanel {
       case 'runTool':
         void this.runTool(message.id, message.tool, message.input, message.root);
         return;
-      case 'copyTestCase': {
-        void vscode.env.clipboard.writeText(message.row).then(
-          () => this.post({ type: 'copied', ok: true }),
-          () => this.post({ type: 'copied', ok: false }),
+      case 'copy': {
+        const what = message.what;
+        void vscode.env.clipboard.writeText(message.text).then(
+          () => this.post({ type: 'copied', ok: true, what }),
+          () => this.post({ type: 'copied', ok: false, what }),
         );
         return;
       }
@@ -422,6 +473,8 @@ export class InspectorPanel {
       <select id="bi-root"></select>
       <input id="bi-root-custom" type="text" spellcheck="false" placeholder="${escapeHtml(vscode.l10n.t('any root URI or path'))}" aria-label="${escapeHtml(vscode.l10n.t('Custom root'))}" hidden>
     </div>
+    <label for="bi-decider">${escapeHtml(vscode.l10n.t('Decided by'))}</label>
+    <select id="bi-decider" title="${escapeHtml(vscode.l10n.t('The program whose decision is traced, from its rules and this machine\'s configuration'))}"><option value="boundary-inspector">${escapeHtml(vscode.l10n.t('Boundary Inspector'))}</option></select>
     <label for="bi-tool">${escapeHtml(vscode.l10n.t('As seen by'))}</label>
     <select id="bi-tool">${PATH_TOOL_NAMES.map((name) => option(name)).join('')}</select>
     <label for="bi-platform">${escapeHtml(vscode.l10n.t('Platform'))}</label>
@@ -444,6 +497,15 @@ export class InspectorPanel {
     <label class="hide-unchanged"><input id="bi-hide-unchanged" type="checkbox" aria-controls="bi-stages"> ${escapeHtml(vscode.l10n.t('Hide unchanged stages'))}</label>
   </div>
   <section id="bi-verdict" class="verdict" role="status" aria-live="polite"></section>
+  <section id="bi-compare" class="compare" aria-labelledby="bi-compare-title" hidden>
+    <h2 id="bi-compare-title">${escapeHtml(vscode.l10n.t('Every program, side by side'))}</h2>
+    <table id="bi-compare-table" class="compare-table">
+      <caption class="visually-hidden">${escapeHtml(vscode.l10n.t('The same input decided by each program: choose one to see its stages'))}</caption>
+      <thead><tr><th scope="col">${escapeHtml(vscode.l10n.t('Program'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Tool'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Decision'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Deciding rule'))}</th><th scope="col">${escapeHtml(vscode.l10n.t('Source'))}</th></tr></thead>
+      <tbody></tbody>
+    </table>
+  </section>
+  <section id="bi-decided" class="decided" hidden></section>
   <section id="bi-near" class="near" aria-labelledby="bi-near-title" hidden>
     <h2 id="bi-near-title">${escapeHtml(vscode.l10n.t('Did you mean…'))}</h2>
     <ul id="bi-near-list"></ul>

@@ -4,11 +4,12 @@
  * exhaustiveness check. Only types cross: the webview never runs the pipeline itself.
  */
 import type { Platform, Policy, Trace } from '../core/types.js';
+import type { Decision, DeciderName, DeciderVerdict, Fix, RuleSource } from '../deciders/types.js';
 import type { ProtectionLayer } from './layers.js';
 import type { ToolName } from './operations.js';
 import type { SimulatedRoots } from './simulatedRoots.js';
 
-export type { Platform, Policy, ProtectionLayer, SimulatedRoots, ToolName, Trace };
+export type { Decision, DeciderName, DeciderVerdict, Fix, Platform, Policy, ProtectionLayer, RuleSource, SimulatedRoots, ToolName, Trace };
 
 /** A root the picker offers: a workspace folder as VS Code spells its URI. */
 export interface RootChoice {
@@ -36,8 +37,14 @@ export interface TraceRequest {
   readonly root: string;
   readonly platform: Platform;
   readonly policy: Policy;
-  /** The tool whose operation is explained ("As seen by"): it decides whether a link at the last name is followed. */
-  readonly tool: ToolName;
+  /**
+   * The tool whose operation is explained ("As seen by"): one of this server's, which decides
+   * whether a link at the last name is followed; with another decider, that program's own tool
+   * too (Claude Code's `Edit`), or this server's taken by what it does.
+   */
+  readonly tool: string;
+  /** The program whose decision is traced ("Decided by"); absent: this server, boundary-inspector. */
+  readonly decider?: DeciderName;
   /** The workspace folder a simulated root stands for (boundaryInspector.simulatedRoots): its grant decides. */
   readonly workspace?: string;
 }
@@ -46,6 +53,41 @@ export interface TraceRequest {
 export interface ServerNote {
   readonly code: 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY';
   readonly reason: string;
+}
+
+/** A program whose decisions the inspector models (src/deciders): "Decided by" offers each. */
+export interface DeciderChoice {
+  readonly name: DeciderName;
+  /** The program's name, for people (`Claude Code`). */
+  readonly program: string;
+  readonly version: string;
+  /** Its own tool names, by what they do; the first of each is its default. */
+  readonly tools: { readonly read: readonly string[]; readonly change: readonly string[] };
+}
+
+/** One program's decision on the input, a row of the side-by-side table. */
+export type ComparedRow =
+  | {
+      readonly decider: DeciderName;
+      /** Its own tool the input was judged as (`Write` for a change to Claude Code). */
+      readonly tool: string;
+      readonly decision: Decision;
+      /** The rule or layer that decided, and where it came from. */
+      readonly rule: { readonly text: string; readonly source?: RuleSource };
+    }
+  /** The model failed on this input: the others' rows stand. */
+  | { readonly decider: DeciderName; readonly tool: string; readonly error: string }
+  /** Not decided where the comparison was made (the MCP Apps view's server): what the program reads that could not be seen there. */
+  | { readonly decider: DeciderName; readonly tool: string; readonly unseen: readonly string[] };
+
+/** A program's verdict as the panel shows it: the files it names that can be opened here, and what it was judged from. */
+export interface ShownVerdict extends DeciderVerdict {
+  /** The files this verdict names (fixes, rules, configuration files) that exist on this machine now; none when another platform is simulated. */
+  readonly present: readonly string[];
+  /** The working folder the program was taken to start in (the root's folder). */
+  readonly cwd: string;
+  /** Another platform than this machine's: nothing of this disk was read. */
+  readonly simulated: boolean;
 }
 
 /** One audit finding, as the panel lists it (src/audit/audit.ts `Finding`). */
@@ -79,8 +121,10 @@ export interface PanelState {
   readonly root: string;
   readonly platform: Platform;
   readonly policy: Policy;
-  /** Absent in a state saved before the "As seen by" selector existed. */
-  readonly tool?: ToolName;
+  /** Absent in a state saved before the "As seen by" selector existed; a program's own tool with `decider`. */
+  readonly tool?: string;
+  /** "Decided by"; absent in a state saved before the selector existed (this server). */
+  readonly decider?: DeciderName;
   /** "Hide unchanged stages"; absent in a state saved before the box existed (unchecked). */
   readonly hideUnchanged?: boolean;
   /** The traced inputs, for Back and Forward; absent in a state saved before the history existed. */
@@ -106,7 +150,9 @@ export interface HistoryEntry {
   readonly root: string;
   readonly platform: Platform;
   readonly policy: Policy;
-  readonly tool: ToolName;
+  readonly tool: string;
+  /** Absent in an entry saved before "Decided by" existed (this server). */
+  readonly decider?: DeciderName;
 }
 
 export interface PanelHistory {
@@ -152,8 +198,13 @@ export type WebviewMessage =
   | { readonly type: 'drawn'; readonly clipped: boolean; readonly windowWidth: number }
   /** Trace this; `id` increases, so a late answer to an older request is dropped. */
   | { readonly type: 'trace'; readonly id: number; readonly request: TraceRequest }
-  /** Put one JSON table row on the clipboard. */
-  | { readonly type: 'copyTestCase'; readonly row: string }
+  /** Put text on the clipboard: a trace as one JSON table row, or a fix's text. */
+  | { readonly type: 'copy'; readonly text: string; readonly what: CopyPurpose }
+  /**
+   * Open a file the shown verdict names, at `line` (and `lines` lines from it) when given; a file
+   * not there yet opens as a new, unsaved editor holding `add`, so nothing is written unless the person saves it.
+   */
+  | { readonly type: 'openFile'; readonly file: string; readonly line?: number; readonly lines?: number; readonly add?: string }
   /** Run "Audit Workspace Boundaries". */
   | { readonly type: 'runAudit' }
   /** Open the server's refusal log in an editor. */
@@ -162,6 +213,9 @@ export type WebviewMessage =
   | { readonly type: 'runTool'; readonly id: number; readonly tool: ToolName; readonly input: string; readonly root: string }
   /** Show the editor's list of MCP servers, where the server is started, stopped and restarted. */
   | { readonly type: 'listServers' };
+
+/** What a copy was of: its status is said beside what was copied. */
+export type CopyPurpose = 'test-case' | 'fix';
 
 export type ExtensionMessage =
   | {
@@ -177,6 +231,8 @@ export type ExtensionMessage =
       readonly server: ServerStatus;
       /** Where a workspace folder is put when another platform is simulated (boundaryInspector.simulatedRoots). */
       readonly simulatedRoots: SimulatedRoots;
+      /** "Decided by": every program modelled, this server first. */
+      readonly deciders: readonly DeciderChoice[];
       /** State to restore, or a starting input from a command. */
       readonly state: PanelState | null;
     }
@@ -188,8 +244,13 @@ export type ExtensionMessage =
   | { readonly type: 'loadFinding'; readonly root: string; readonly path: string }
   /** The agent's server started or stopped. */
   | { readonly type: 'server'; readonly server: ServerStatus }
-  /** The core's trace, near misses included, and what the server would refuse besides (null: nothing). */
-  | { readonly type: 'traceResult'; readonly id: number; readonly trace: Trace; readonly serverNote: ServerNote | null }
+  /**
+   * This server's trace, near misses included, and what the server would refuse besides (null:
+   * nothing); with every program's decision on the same input.
+   */
+  | { readonly type: 'traceResult'; readonly id: number; readonly trace: Trace; readonly serverNote: ServerNote | null; readonly compared: readonly ComparedRow[] }
+  /** Another program's decision ("Decided by"), stage by stage, with every program's decision on the same input. */
+  | { readonly type: 'decidedResult'; readonly id: number; readonly verdict: ShownVerdict | { readonly error: string }; readonly compared: readonly ComparedRow[] }
   /** The last audit of each folder audited, and whether one is running. */
   | { readonly type: 'audits'; readonly audits: readonly AuditSummary[]; readonly running: boolean }
   /** The newest refusals first; sent again whenever the log changes. */
@@ -198,7 +259,7 @@ export type ExtensionMessage =
   | { readonly type: 'showSection'; readonly section: PanelSection }
   /** Say again whether the page is wholly within the window (a `drawn` answers). */
   | { readonly type: 'measure' }
-  | { readonly type: 'copied'; readonly ok: boolean }
+  | { readonly type: 'copied'; readonly ok: boolean; readonly what: CopyPurpose }
   | { readonly type: 'toolAnswer'; readonly id: number; readonly tool: ToolName; readonly answer: ToolAnswer };
 
 export function assertNever(value: never): never {

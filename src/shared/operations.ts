@@ -32,6 +32,7 @@ export const OPERATIONS = {
   move_file: { followFinal: false, changes: true, replaces: true, acts: 'moves the entry itself (judged here as the source; the destination must not exist)' },
   delete_path: { followFinal: false, changes: true, replaces: true, acts: 'deletes the entry itself: a link at the last name is removed, not followed' },
   audit_workspace: { followFinal: true, changes: false, replaces: false, acts: 'audits the whole workspace' },
+  compare_deciders: { followFinal: true, changes: false, replaces: false, acts: 'judges the path as each program modelled decides it, for the view' },
 } as const satisfies Record<string, Operation>;
 
 export type ToolName = keyof typeof OPERATIONS;
@@ -39,10 +40,14 @@ export type ToolName = keyof typeof OPERATIONS;
 /** The operation explained when none is named: reading, as most tools do. */
 export const DEFAULT_TOOL: ToolName = 'read_text_file';
 
-export const TOOL_NAMES = Object.keys(OPERATIONS) as readonly ToolName[];
+// Pure, so that a page that reads only DEFAULT_TOOL (the MCP Apps view) leaves the table out.
+export const TOOL_NAMES = /* @__PURE__ */ Object.keys(OPERATIONS) as readonly ToolName[];
 
-/** The tools that act on a path someone can ask about: an audit takes the whole workspace, so there is nothing to explain. */
-export const PATH_TOOL_NAMES: readonly ToolName[] = TOOL_NAMES.filter((name) => name !== 'audit_workspace');
+/**
+ * The tools that act on a path someone can ask about: an audit takes the whole workspace, so there
+ * is nothing to explain, and the view's comparison only explains.
+ */
+export const PATH_TOOL_NAMES: readonly ToolName[] = /* @__PURE__ */ TOOL_NAMES.filter((name) => name !== 'audit_workspace' && name !== 'compare_deciders');
 
 export function isToolName(name: string): name is ToolName {
   return Object.hasOwn(OPERATIONS, name);

@@ -129,7 +129,9 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     assert.equal(meta('explain_path')?.ui?.resourceUri, TRACE_VIEW);
     assert.equal(meta('explain_path')?.['ui/resourceUri'], TRACE_VIEW, 'the earlier key too, for hosts that read it');
     assert.equal(meta('audit_workspace')?.ui?.resourceUri, AUDIT_VIEW);
-    assert.equal(tools.filter((tool) => (tool as { _meta?: unknown })._meta !== undefined).length, 2, 'no other tool names a view');
+    assert.equal(tools.filter((tool) => meta(tool.name)?.ui?.resourceUri !== undefined).length, 2, 'no other tool names a view');
+    // The view's own call: for views only, never listed to the model by a host that speaks MCP Apps.
+    assert.deepEqual(meta('compare_deciders')?.ui, { visibility: ['app'] });
     const extensions = session.serverCapabilities()?.['extensions'] as Record<string, any> | undefined;
     assert.deepEqual(extensions?.['io.modelcontextprotocol/ui']?.mimeTypes, ['text/html;profile=mcp-app']);
   });
@@ -188,7 +190,11 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     await frame.focus('.near-miss');
     await host.page.keyboard.press('Enter');
     await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['verdict'] === 'inside' && document.querySelectorAll('.near-miss').length === 0, undefined, { timeout: patience(10_000) });
-    assert.deepEqual(host.calls.slice(before), [{ name: 'explain_path', arguments: { workspaceUri: fileUri(workspace), path: 'README.md' } }]);
+    await frame.waitForFunction(() => document.querySelectorAll('.compare-table tbody tr').length > 0, undefined, { timeout: patience(10_000) });
+    assert.deepEqual(host.calls.slice(before), [
+      { name: 'explain_path', arguments: { workspaceUri: fileUri(workspace), path: 'README.md' } },
+      { name: 'compare_deciders', arguments: { workspaceUri: fileUri(workspace), path: 'README.md' } },
+    ]);
     const expected = (await explain('README.md')).structured;
     assertShows(await shownTrace(frame), expected, 'README.md, traced from the view');
     assert.equal(await frame.evaluate(() => document.activeElement?.classList.contains('verdict')), true, 'the keyboard is on the new verdict');
@@ -205,6 +211,41 @@ describe('the MCP Apps view, served by the real server and shown by ext-apps\' h
     assert.equal(row['input'], 'README.md');
     assert.equal(row['verdict'], 'inside');
     assert.equal(row['root'], fileUri(workspace));
+  });
+
+  test('every program side by side: decided where the server can see what the program reads, each row one click from its stages; the agents name the settings the server cannot see', async () => {
+    const frame = host.frame();
+    const { args, result } = await explain('../notes-evil/secret.md');
+    await host.show(args, result);
+    await waitForTrace(frame, '../notes-evil/secret.md', 'outside');
+    await frame.waitForFunction(() => document.querySelector('.compare-table tr[data-decider="boundary-inspector"]')?.dataset['decision'] === 'deny', undefined, { timeout: patience(10_000) });
+    const rows = await frame.evaluate(() =>
+      Object.fromEntries(Array.from(document.querySelectorAll('.compare-table tbody tr')).map((row: any) => [row.dataset['decider'], { decision: row.dataset['decision'], rule: row.querySelector('.compare-rule')?.textContent ?? '', current: row.getAttribute('aria-current') === 'true' }])),
+    );
+    assert.deepEqual(rows['boundary-inspector'], { decision: 'deny', rule: rows['boundary-inspector'].rule, current: true });
+    assert.equal(rows['server-filesystem']?.decision, 'deny', JSON.stringify(rows));
+    assert.match(rows['server-filesystem']!.rule, /Access denied - path outside allowed directories/);
+    for (const agent of ['claude-code', 'codex', 'gemini-cli']) assert.equal(rows[agent]?.decision, 'unseen', `${agent}: ${JSON.stringify(rows[agent])}`);
+    assert.match(rows['claude-code']!.rule, /~\/\.claude\/settings\.json/);
+    // The reference server's row: its own stages and its decision, in its own words.
+    await frame.click('.compare-table tr[data-decider="server-filesystem"] button');
+    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['decision'] === 'deny', undefined, { timeout: patience(10_000) });
+    const reference = await frame.evaluate(() => ({
+      headline: document.querySelector('.verdict-headline')?.textContent ?? '',
+      stages: Array.from(document.querySelectorAll('.stages tbody tr')).map((row: any) => row.dataset['stage']),
+      deciding: document.querySelector('.stages tbody tr.deciding')?.dataset['stage'],
+    }));
+    assert.match(reference.headline, /^DENY — .*server-filesystem/);
+    assert.ok(reference.stages.includes('validatePath') || reference.deciding !== undefined, JSON.stringify(reference));
+    assert.ok(!reference.stages.includes('containment'), `its stages, not this server's: ${JSON.stringify(reference.stages)}`);
+    // An agent's row says what cannot be seen, and decides nothing.
+    await frame.click('.compare-table tr[data-decider="claude-code"] button');
+    await frame.waitForFunction(() => document.querySelector('.verdict')?.dataset['decision'] === 'unseen', undefined, { timeout: patience(10_000) });
+    assert.match(await frame.evaluate(() => document.querySelector('.verdict')?.textContent ?? ''), /not decided here.*~\/\.claude\/settings\.json/);
+    await host.screenshot(screenshotPath('app-view-compare.png'));
+    // This server's row brings its trace back.
+    await frame.click('.compare-table tr[data-decider="boundary-inspector"] button');
+    await waitForTrace(frame, '../notes-evil/secret.md', 'outside');
   });
 
   test('a dark host: the view takes its colours, and an outside verdict is drawn for the README', async () => {

@@ -41,6 +41,8 @@ async function shown(frame: Frame) {
         rows: Array.from(document.querySelectorAll('.stages tbody tr')).map((row: any) => row.dataset['stage'] as string),
         deciding: Array.from(document.querySelectorAll('.stages tbody tr.deciding')).map((row: any) => row.dataset['stage'] as string),
         nearMisses: Array.from(document.querySelectorAll('.near-miss-uri')).map((node: any) => node.textContent as string),
+        // Every program side by side: each row's decision, or "unseen" where the server could not decide it.
+        compared: Object.fromEntries(Array.from(document.querySelectorAll('.compare-table tbody tr')).map((row: any) => [row.dataset['decider'] as string, row.dataset['decision'] as string])),
       };
     })
     .catch(() => null);
@@ -85,6 +87,12 @@ test("VS Code's chat shows explain_path's MCP Apps view, with no language model"
     assert.ok(refused.view.headline.startsWith('OUTSIDE — ERR_OUTSIDE at containment'), refused.view.headline);
     assert.deepEqual(refused.view.rows, ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment']);
     assert.deepEqual(refused.view.deciding, ['containment']);
+    // The view's own call, for views only (compare_deciders), passed on by the chat: the reference
+    // server decided by the server, Claude Code not, its user settings out of the server's sight.
+    const compared = await viewShowing(page, (view) => view.verdict === 'outside' && view.compared['server-filesystem'] !== undefined, 'every program side by side');
+    assert.equal(compared.view.compared['boundary-inspector'], 'deny');
+    assert.equal(compared.view.compared['server-filesystem'], 'deny');
+    assert.equal(compared.view.compared['claude-code'], 'unseen');
     mkdirSync(SCREENSHOTS, { recursive: true });
     const picture = path.join(SCREENSHOTS, 'chat-view.png');
     await page.screenshot({ path: picture });

@@ -2,7 +2,9 @@
  * Runs the extension-host suite and the inspector's UI checks in one real VS Code (code-server's
  * VS Code server + headless Chromium), and always stops it.
  *
- *   1. a fresh run folder with its own demo workspace and a control folder the suite can find;
+ *   1. a fresh run folder with its own demo workspace, a control folder the suite can find, and a
+ *      home folder for the extension host (HOME) beside the demo, where the deciders look for the
+ *      agents' user settings;
  *   2. the VS Code server, and the workbench URL with the extension and the suite
  *      (extensionTestsPath) in its payload;
  *   3. Chromium opens the workbench: the extension host starts and runs the suite;
@@ -170,7 +172,10 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
     const runName = `test-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     const runDir = path.join(CACHE, 'runs', runName);
     const control = path.join(runDir, 'control');
+
     const demoBase = options.demoBase ?? path.join(runDir, 'demo');
+    // The extension host's home folder, beside the demo: the deciders read the agents' user settings there, never the real ones.
+    const home = path.join(demoBase, 'home');
     // startVsCode makes the run folder afresh; the demo and the control folder go in after it,
     // before the browser connects (no extension host runs until then).
     vscode = await timed(timings, 'server start', () =>
@@ -178,12 +183,13 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
         workspace: path.join(demoBase, 'notes'),
         extensionDevelopmentPath: options.extensionPath ?? REPO,
         extensionTestsPath: SUITE_INDEX,
-        extensionEnvironment: { BI_TEST_CONTROL: control, ...(options.grep !== undefined ? { BI_TEST_GREP: options.grep } : {}) },
+        extensionEnvironment: { BI_TEST_CONTROL: control, HOME: home, ...(options.grep !== undefined ? { BI_TEST_GREP: options.grep } : {}) },
         runName,
         log,
       }),
     );
     mkdirSync(control, { recursive: true });
+    mkdirSync(home, { recursive: true });
     const demo: DemoWorkspace = createDemoWorkspace(demoBase);
     writeFileSync(path.join(control, 'harness.json'), JSON.stringify({ drivesUi: true, demo }, null, 2));
     log(`workbench URL: ${vscode.url}`);
@@ -209,6 +215,7 @@ export async function runVsCodeTests(options: HarnessOptions = {}): Promise<Harn
           log,
           screenshotDir: path.join(CACHE, 'screenshots'),
           updateReadmeScreenshot: options.updateReadmeScreenshot ?? false,
+          home,
           ...(uiOnly !== undefined ? { only: uiOnly } : {}),
         }),
       );

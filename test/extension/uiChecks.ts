@@ -4,7 +4,7 @@
  * found here as the frame holding #bi-input. Element ids are fixed in src/extension/panel.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
@@ -27,13 +27,15 @@ export interface UiOptions {
   readonly updateReadmeScreenshot: boolean;
   /** Only the checks whose names match (BI_UI_GREP): for working on a few; a check may need the state an earlier one left. */
   readonly only?: RegExp;
+  /** The extension host's home folder (its HOME): the deciders look for the agents' user settings there. */
+  readonly home: string;
 }
 
 /**
  * The README's pictures, each taken by the check that has its feature on screen, into the
  * screenshot folder on every run and to media/ with `harness.ts --update-screenshot`.
  */
-export const README_IMAGES = ['screenshot.png', 'stage-changes.png', 'as-seen-by.png', 'near-miss.png', 'audit.png', 'sidebar.png'] as const;
+export const README_IMAGES = ['screenshot.png', 'stage-changes.png', 'as-seen-by.png', 'near-miss.png', 'audit.png', 'sidebar.png', 'deciders.png'] as const;
 type ReadmeImage = (typeof README_IMAGES)[number];
 
 /** The window the feature pictures are taken in; the panel crops use a taller one so that a whole region fits. */
@@ -225,6 +227,67 @@ async function waitDetached(page: Page, frame: Frame, what: string): Promise<voi
     if (Date.now() > deadline) throw new Error(`${what}: the panel's page is still loaded`);
     await page.waitForTimeout(150);
   }
+}
+
+/** "Every program, side by side": each program's row, by its decider's name. */
+const COMPARISON = `(() => Object.fromEntries(Array.from(document.querySelectorAll('#bi-compare-table tbody tr'), (row) => [row.dataset.decider, {
+  decision: row.dataset.decision ?? '',
+  tool: (row.querySelector('.compare-tool')?.textContent ?? '').trim(),
+  rule: (row.querySelector('.compare-rule')?.textContent ?? '').trim(),
+  source: (row.querySelector('.compare-source')?.textContent ?? '').trim(),
+  current: row.getAttribute('aria-current') === 'true',
+}])))()`;
+
+interface ComparedRowShown {
+  readonly decision: string;
+  readonly tool: string;
+  readonly rule: string;
+  readonly source: string;
+  readonly current: boolean;
+}
+
+/** Another program's decision on the page: "Decided by", "As seen by", the banner and the stage that decided. */
+const DECIDED = `(() => ({
+  decider: document.getElementById('bi-decider')?.value ?? '',
+  tool: document.getElementById('bi-tool')?.value ?? '',
+  decision: document.getElementById('bi-verdict')?.dataset.decision ?? '',
+  headline: (document.querySelector('#bi-verdict .verdict-headline')?.textContent ?? '').trim(),
+  source: (document.querySelector('#bi-verdict .verdict-reason .source')?.textContent ?? '').trim(),
+  deciding: document.querySelector('#bi-stages tbody tr.deciding')?.dataset.stage ?? '',
+  fixes: Array.from(document.querySelectorAll('#bi-decided .fix-open'), (button) => (button.textContent ?? '').trim()),
+}))()`;
+
+interface DecidedShown {
+  readonly decider: string;
+  readonly tool: string;
+  readonly decision: string;
+  readonly headline: string;
+  readonly source: string;
+  readonly deciding: string;
+  readonly fixes: readonly string[];
+}
+
+async function waitFor<T>(frame: Frame, script: string, what: string, accept: (seen: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const seen = (await frame.evaluate(script)) as T;
+    if (accept(seen)) return seen;
+    if (Date.now() > deadline) throw new Error(`${what}; the panel shows ${JSON.stringify(seen, null, 1)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** The editor the person is in: its tab's label, where its file is, and the selection the status bar reports ("Ln 7, Col 31 (24 selected)"). */
+async function activeEditor(page: Page): Promise<{ label: string; title: string; selection: string }> {
+  return page.evaluate(`(() => {
+    const tab = document.querySelector('.editor-group-container.active .tab.active');
+    return {
+      label: (tab?.querySelector('.tab-label')?.textContent ?? '').trim(),
+      // Where the file is: the tab's own words and the breadcrumbs above the editor (its folders).
+      title: [tab?.getAttribute('aria-label'), tab?.getAttribute('title'), document.querySelector('.editor-group-container.active .breadcrumbs-control')?.textContent].join(' '),
+      selection: (document.querySelector('[id="status.editor.selection"]')?.textContent ?? '').trim(),
+    };
+  })()`) as Promise<{ label: string; title: string; selection: string }>;
 }
 
 /** Where the keyboard is in the panel, and whether the element is in the panel's view. */
@@ -904,6 +967,73 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       if (!writing.disabled || writing.why === null || !writing.why.startsWith('write_file needs more than a path')) throw new Error(`"Run on the server" with write_file: ${JSON.stringify(writing)}`);
     } finally {
       await chooseRoot(frame, workspaceUri);
+      await frame.selectOption('#bi-tool', 'read_text_file');
+    }
+  });
+
+  await check('"Every program, side by side": drafts/plan.md as write_file, Claude Code allows it by its local settings (the rule\'s line named), Codex refuses it (read-only by default); choosing Codex\'s row shows its own stages', async (frame) => {
+    await frame.selectOption('#bi-platform', 'linux');
+    await chooseRoot(frame, workspaceUri);
+    await frame.selectOption('#bi-decider', 'boundary-inspector');
+    await frame.selectOption('#bi-tool', 'write_file');
+    try {
+      await traceInput(frame, 'drafts/plan.md');
+      await waitForPanel(frame, 'drafts/plan.md is not traced inside', (state) => state.rows['parse']?.input === 'drafts/plan.md' && verdictIs(state, 'inside'));
+      const rows = await waitFor<Record<string, ComparedRowShown>>(frame, COMPARISON, 'Claude Code does not allow drafts/plan.md, or Codex does not refuse it', (rows) => rows['claude-code']?.decision === 'allow' && rows['codex']?.decision === 'deny');
+      const claude = rows['claude-code']!;
+      if (claude.tool !== 'Write' || !claude.rule.includes('Edit(./drafts/**)') || !claude.source.endsWith(`.claude/settings.local.json:${demo.claudeAllowLine}`)) throw new Error(`Claude Code's row: ${JSON.stringify(claude)}`);
+      if (rows['codex']!.tool !== 'apply_patch') throw new Error(`Codex's row: ${JSON.stringify(rows['codex'])}`);
+      if (rows['boundary-inspector']?.decision !== 'allow' || !rows['boundary-inspector'].current) throw new Error(`this server's row: ${JSON.stringify(rows['boundary-inspector'])}`);
+      // The README's picture: the verdict and, under it, every program's decision on the same input (no row under the pointer).
+      await page.mouse.move(0, 0);
+      await panelShot(frame, 'deciders.png', '#bi-verdict', '#bi-compare');
+      await frame.click('#bi-compare-table tr[data-decider="codex"] button');
+      const codex = await waitFor<DecidedShown>(frame, DECIDED, "choosing Codex's row did not show its decision", (shown) => shown.decider === 'codex' && shown.decision === 'deny');
+      if (codex.tool !== 'apply_patch' || !codex.headline.startsWith('DENY — Codex') || codex.deciding !== 'assess_patch_safety') throw new Error(`Codex's decision: ${JSON.stringify(codex)}`);
+      const after = (await frame.evaluate(COMPARISON)) as Record<string, ComparedRowShown>;
+      if (!after['codex']?.current || after['boundary-inspector']?.current) throw new Error(`the row shown is not marked: ${JSON.stringify(after)}`);
+    } finally {
+      await frame.selectOption('#bi-decider', 'boundary-inspector');
+      await frame.selectOption('#bi-tool', 'read_text_file');
+    }
+  });
+
+  await check("a fix opens its file at the rule's line: private/keys.txt, decided by Claude Code, is denied by line 7 of its local settings, and \"Open\" shows that line selected; a fix whose file is not there yet opens unsaved, and nothing is written", async (frame) => {
+    const settingsName = path.basename(demo.claudeSettings);
+    const codexConfig = path.join(options.home, '.codex', 'config.toml');
+    try {
+      await frame.selectOption('#bi-decider', 'claude-code');
+      await frame.selectOption('#bi-tool', 'Read');
+      await traceInput(frame, 'private/keys.txt');
+      const denied = await waitFor<DecidedShown>(frame, DECIDED, 'Claude Code does not deny private/keys.txt', (shown) => shown.decider === 'claude-code' && shown.decision === 'deny' && shown.fixes.length > 0);
+      if (!denied.source.endsWith(`${settingsName}:${demo.claudeDenyLine}`)) throw new Error(`the deciding rule's source: ${JSON.stringify(denied)}`);
+      const open = frame.locator('#bi-decided .fix-open', { hasText: `${settingsName}:${demo.claudeDenyLine}` }).first();
+      await open.click();
+      const deadline = Date.now() + 15_000;
+      let editor = await activeEditor(page);
+      while (!(editor.label === settingsName && editor.selection.startsWith(`Ln ${demo.claudeDenyLine},`))) {
+        if (Date.now() > deadline) throw new Error(`the active editor is not ${settingsName} at line ${demo.claudeDenyLine}: ${JSON.stringify(editor)}`);
+        await page.waitForTimeout(200);
+        editor = await activeEditor(page);
+      }
+      if (!editor.title.includes('.claude')) throw new Error(`the editor's file is not the workspace's .claude/${settingsName}: ${JSON.stringify(editor)}`);
+      if (!/\(\d+ selected\)/.test(editor.selection)) throw new Error(`the rule's line is not selected: ${JSON.stringify(editor)}`);
+      await closeTab(page, settingsName);
+      // Codex refuses the change; its fix names a configuration file the scratch home does not hold.
+      frame = await findPanelFrame(page);
+      await frame.selectOption('#bi-decider', 'codex');
+      await frame.selectOption('#bi-tool', 'apply_patch');
+      await traceInput(frame, 'drafts/plan.md');
+      await waitFor<DecidedShown>(frame, DECIDED, 'Codex does not refuse drafts/plan.md', (shown) => shown.decider === 'codex' && shown.decision === 'deny' && shown.fixes.some((fix) => fix.startsWith('Create')));
+      await frame.locator('#bi-decided .fix-open', { hasText: 'Create' }).first().click();
+      await waitForTabs(page, 'the fix did not open an editor for config.toml', (tabs) => tabs.some((tab) => tab.startsWith('config.toml')));
+      if (existsSync(codexConfig)) throw new Error(`${codexConfig} was written before anyone saved it`);
+      await runFromPalette(page, 'View: Revert and Close Editor');
+      await waitForTabs(page, 'the unsaved config.toml did not close', (tabs) => !tabs.some((tab) => tab.startsWith('config.toml')));
+      if (existsSync(codexConfig)) throw new Error(`${codexConfig} was written`);
+    } finally {
+      frame = await findPanelFrame(page);
+      await frame.selectOption('#bi-decider', 'boundary-inspector');
       await frame.selectOption('#bi-tool', 'read_text_file');
     }
   });

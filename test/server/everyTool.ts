@@ -45,6 +45,9 @@ export const ROWS: readonly (readonly [tool: string, args: Record<string, unknow
   // audit_workspace takes no path: its refusal is a workspace that was not granted.
   ['audit_workspace', { maxEntries: 100 }, 'ok'],
   ['audit_workspace', { workspaceUri: 'file:///not/granted' }, 'refused'],
+  // The view's comparison explains, as explain_path does; its refusal is a workspace that was not granted.
+  ['compare_deciders', { path: 'docs/readme.md', tool: 'write_file' }, 'ok'],
+  ['compare_deciders', { workspaceUri: 'file:///not/granted', path: 'docs/readme.md' }, 'refused'],
 ];
 
 /** Writes the tree the rows run against under `base`; returns the workspace folder. */

@@ -12,8 +12,8 @@ import { WORKSPACE_TOOLS } from '../../src/server/tools/index.js';
 import { accessOf, defineTool } from '../../src/server/tools/tool.js';
 import { connect, expectContent, expectOk, expectRefusal, fileUri, makeTempDir, readLog, refusalOf, removeDir, textOf, type Session, type ToolResult } from './helpers.js';
 
-/** Tools that take no path (audit_workspace) have nothing to explain. */
-const WITH_PATH = TOOL_NAMES.filter((name) => {
+/** Tools that take no path (audit_workspace) have nothing to explain, nor the view's comparison, which only explains. */
+const WITH_PATH = PATH_TOOL_NAMES.filter((name) => {
   const input = WORKSPACE_TOOLS.find((tool) => tool.name === name)?.input ?? {};
   return 'path' in input || 'paths' in input || 'source' in input;
 });

@@ -82,7 +82,7 @@ describe('the server as an MCP peer', { concurrency: true }, () => {
         removeDir(base);
       });
 
-      test('lists exactly the sixteen tools', () => {
+      test('lists exactly the seventeen tools: sixteen for the model, compare_deciders for the view', () => {
         assert.equal(session.negotiatedVersion(), version);
         assert.deepEqual(tools.map((tool) => tool.name).sort(), ALL_TOOLS);
       });

@@ -2,7 +2,9 @@
  * The MCP Apps view of explain_path and audit_workspace: the host frames it in the conversation
  * and sends it the tool's input and result; it draws them with the inspector panel's renderer
  * (../render.ts, ../trace.css). Choosing a near miss or a finding asks the server, through the
- * host, for that path's trace.
+ * host, for that path's trace. Under a trace, every program side by side: the view asks the server
+ * for compare_deciders, a tool only views call, and shows each program's decision where the
+ * server could make it, and what the program reads that the server cannot see where it could not.
  *
  * What the panel has and the view leaves out: the form (platform, policy and root are the server's
  * own here), history, "Run on the server" (the view shows the server's answer already), the
@@ -10,10 +12,27 @@
  */
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import { TRACE_FACTS_META_KEY, type TraceFacts } from '../../src/shared/appView.js';
-import type { AuditFinding, AuditSummary, Trace } from '../../src/shared/messages.js';
-import { DEFAULT_TOOL, isToolName, OPERATIONS } from '../../src/shared/operations.js';
+import type { AuditFinding, AuditSummary, ComparedRow, DeciderName, DeciderVerdict, Trace } from '../../src/shared/messages.js';
+import { DEFAULT_TOOL } from '../../src/shared/operations.js';
 import { REFUSAL_META_KEY } from '../../src/shared/runOnServer.js';
-import { appendShown, el, keepRealTextOnCopy, renderAudits, renderTrace, suggestionOf, testCaseRow, type NearMiss, type TraceParts } from '../render.js';
+import {
+  appendShown,
+  clearStages,
+  el,
+  keepRealTextOnCopy,
+  renderAudits,
+  renderBytes,
+  renderComparison,
+  renderDecision,
+  renderDeciderStages,
+  renderNearMisses,
+  renderTrace,
+  suggestionOf,
+  testCaseRow,
+  type NearMiss,
+  type TraceParts,
+  type VerdictActions,
+} from '../render.js';
 import { ViewBridge, type ToolResult } from './bridge.js';
 
 declare const PACKAGE_VERSION: string;
@@ -40,6 +59,22 @@ interface Audit {
   readonly findings: readonly AuditFinding[];
   readonly notKept: Readonly<Record<string, number>>;
   readonly omitted: number;
+}
+
+/** One row of compare_deciders' structured result: a decision with its verdict's fields, or what could not be seen. */
+interface ComparisonRow extends Partial<Omit<DeciderVerdict, 'decider' | 'path' | 'stages'>> {
+  readonly decider: DeciderName;
+  readonly program: string;
+  readonly version: string;
+  readonly tool: string;
+  readonly path?: string;
+  readonly stages?: ReadonlyArray<Omit<DeciderVerdict['stages'][number], 'output'> & { readonly output?: string }>;
+  readonly unseen?: readonly string[];
+  readonly error?: string;
+}
+
+function isComparison(value: unknown): value is { readonly rows: readonly ComparisonRow[] } {
+  return Array.isArray((value as { rows?: unknown } | undefined)?.rows);
 }
 
 function isExplanation(value: unknown): value is Explanation {
@@ -99,6 +134,20 @@ const auditPart = section('audit', 'Audit findings');
 auditPart.hidden = true;
 const verdict = section('verdict', 'Verdict');
 verdict.setAttribute('aria-live', 'polite');
+const compareTable = el('table', 'compare-table');
+compareTable.append(el('caption', 'visually-hidden', 'The same path decided by each program: choose one to see its stages'));
+const compareHead = el('tr');
+for (const title of ['Program', 'Tool', 'Decision', 'Deciding rule', 'Source']) {
+  const th = el('th', undefined, title);
+  th.scope = 'col';
+  compareHead.append(th);
+}
+compareTable.createTHead().append(compareHead);
+compareTable.createTBody();
+const compareNote = el('p', 'compare-note', 'Each as if started in this workspace. Where this server cannot see what a program reads, its row says so.');
+const comparePart = el('section', 'compare', undefined, el('h2', undefined, 'Every program, side by side'), compareNote, compareTable);
+comparePart.hidden = true;
+
 const nearList = el('ul');
 nearList.id = 'bi-near-list';
 const nearTitle = el('h2', undefined, 'Did you mean…');
@@ -131,7 +180,7 @@ copyText.rows = 3;
 copyText.setAttribute('aria-label', 'The test case row');
 copyText.hidden = true;
 const actions = el('div', 'actions', undefined, copy, copyStatus);
-const tracePart = el('div', 'trace', undefined, verdict, near, stages, bytes, actions, copyText);
+const tracePart = el('div', 'trace', undefined, verdict, comparePart, near, stages, bytes, actions, copyText);
 tracePart.hidden = true;
 page.append(status, auditPart, tracePart);
 document.body.append(page);
@@ -145,6 +194,8 @@ keepRealTextOnCopy(document);
 let args: Record<string, unknown> = {};
 let shown: Trace | null = null;
 let shownTool: string = DEFAULT_TOOL;
+/** What that tool does with the path, as explain_path said. */
+let shownActs: string | null = null;
 
 /** A message, often with the server's words or a path in it: drawn as every text from the disk is. */
 function showStatus(message: string): void {
@@ -153,10 +204,12 @@ function showStatus(message: string): void {
   status.hidden = message === '';
 }
 
-function drawTrace(trace: Trace, tool: string): void {
+function drawTrace(trace: Trace, tool: string, acts: string | null): void {
   shown = trace;
   shownTool = tool;
-  renderTrace(parts, trace, { tool, acts: isToolName(tool) ? OPERATIONS[tool].acts : null, serverNote: null }, { roots: [], pick: pickNearMiss, hideUnchanged: false });
+  shownActs = acts;
+  delete verdict.dataset['decision'];
+  renderTrace(parts, trace, { tool, acts, serverNote: null }, { roots: [], pick: pickNearMiss, hideUnchanged: false });
   verdict.dataset['verdict'] = trace.verdict;
   verdict.dataset['stage'] = trace.stage;
   if (trace.code !== null) verdict.dataset['code'] = trace.code;
@@ -167,6 +220,83 @@ function drawTrace(trace: Trace, tool: string): void {
   copyStatus.textContent = '';
   copyText.hidden = true;
   tracePart.hidden = false;
+}
+
+// ------------------------------------------------------------------------------ every program
+
+/** The comparison of the trace shown, and the program whose decision is drawn. */
+let compared: readonly ComparisonRow[] = [];
+let current: DeciderName = 'boundary-inspector';
+/** The newest comparison asked for: an answer to an older one is dropped. */
+let comparing = 0;
+
+/** The view opens no file: the panel in the editor does. */
+const verdictActions: VerdictActions = { present: [] };
+
+function drawComparison(): void {
+  const rows = compared.map((row): ComparedRow => (row.decision !== undefined && row.rule !== undefined ? { decider: row.decider, tool: row.tool, decision: row.decision, rule: row.rule } : row.error !== undefined ? { decider: row.decider, tool: row.tool, error: row.error } : { decider: row.decider, tool: row.tool, unseen: row.unseen ?? [] }));
+  const programs = compared.map((row) => ({ name: row.decider, program: row.program, version: row.version, tools: { read: [], change: [] } }));
+  renderComparison(comparePart, compareTable, rows, programs, current, (row) => pickProgram(row.decider), verdictActions);
+}
+
+/** A program's row chosen: its decision and stages, this server's trace again, or what the server could not see. */
+function pickProgram(decider: DeciderName): void {
+  const row = compared.find((candidate) => candidate.decider === decider);
+  if (row === undefined) return;
+  current = decider;
+  drawComparison();
+  if (decider === 'boundary-inspector' && shown !== null) {
+    drawTrace(shown, shownTool, shownActs);
+    return;
+  }
+  renderNearMisses(near, nearList, [], [], pickNearMiss);
+  renderBytes(bytes, null);
+  copy.disabled = true;
+  verdict.dataset['decision'] = row.decision ?? 'unseen';
+  if (row.decision === undefined || row.rule === undefined || row.stages === undefined) {
+    verdict.className = 'verdict verdict-hint';
+    verdict.replaceChildren(el('p', 'verdict-headline', `${row.program} ${row.version}: not decided here`));
+    verdict.append(el('p', 'verdict-reason', row.error ?? `It reads ${(row.unseen ?? []).join(', ')}, which this server does not see: it sees only the granted workspaces. The inspector in VS Code, or \`boundary-inspector compare\`, decides it from your configuration.`));
+    clearStages(stages);
+    return;
+  }
+  const decision: DeciderVerdict = {
+    decider,
+    program: row.program,
+    version: row.version,
+    basis: row.basis ?? 'documented',
+    tool: row.tool,
+    access: row.access ?? 'read',
+    input: shown?.input ?? '',
+    decision: row.decision,
+    rule: row.rule,
+    path: row.path ?? null,
+    stages: row.stages.map((stage) => ({ ...stage, output: stage.output ?? null })),
+    fixes: row.fixes ?? [],
+    differences: row.differences ?? [],
+    configFiles: row.configFiles ?? [],
+  };
+  renderDecision(verdict, decision, verdictActions);
+  if (row.unseen !== undefined) verdict.append(el('p', 'verdict-unseen', `Its explanation looked up, unseen here: ${row.unseen.join(', ')}.`));
+  renderDeciderStages(stages, decision, verdictActions);
+}
+
+/** Asks the server how each program decides the path shown; the host must pass the view's calls on. */
+async function compareAll(callArgs: Record<string, unknown>, tool: string): Promise<void> {
+  const id = ++comparing;
+  compared = [];
+  current = 'boundary-inspector';
+  comparePart.hidden = true;
+  compareTable.tBodies[0]?.replaceChildren();
+  if (!bridge.canCallTools()) return;
+  try {
+    const result = await bridge.callTool('compare_deciders', { workspaceUri: callArgs['workspaceUri'] ?? shown?.root, path: callArgs['path'] ?? shown?.input, ...(tool !== DEFAULT_TOOL ? { tool } : {}) });
+    if (id !== comparing || result.isError === true || !isComparison(result.structuredContent)) return;
+    compared = result.structuredContent.rows;
+    drawComparison();
+  } catch {
+    // A host that does not pass this call on: the trace stands alone.
+  }
 }
 
 /** A refused call (a workspace not granted, a bad argument): its reason, as the server gave it. */
@@ -184,7 +314,8 @@ function draw(result: ToolResult, callArgs: Record<string, unknown>): void {
   const structured = result.structuredContent;
   if (isExplanation(structured)) {
     showStatus('');
-    drawTrace(traceOf(structured, result._meta, callArgs), structured.tool);
+    drawTrace(traceOf(structured, result._meta, callArgs), structured.tool, structured.acts);
+    void compareAll(callArgs, structured.tool);
   } else if (isAudit(structured)) {
     showStatus('');
     drawAudit(structured);

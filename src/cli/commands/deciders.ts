@@ -2,9 +2,8 @@
 // built from them (this machine's disk, or nothing of it when another platform is simulated).
 import * as os from 'node:os';
 import { rootToPath, type Platform } from '../../core/index.js';
-import { DECIDER_NAMES, DECIDERS, toolFor, type Access, type Decider, type DeciderContext, type DeciderFileSystem, type DeciderName } from '../../deciders/index.js';
+import { deciderNamed as registered, NO_DISK, ownTool, registeredDeciders, type Decider, type DeciderContext } from '../../deciders/index.js';
 import { nodeDeciderFileSystem } from '../../host/node.js';
-import { isToolName, OPERATIONS } from '../../shared/operations.js';
 import { platformFrom, policyFrom, UsageError, type Io } from '../usage.js';
 
 export const deciderOptions = {
@@ -36,51 +35,23 @@ export const DECIDER_OPTIONS_HELP = `  --allowed <dir>                    server
   --approval-mode <mode>             gemini-cli: its own --approval-mode (default, auto_edit, yolo,
                                      plan)`;
 
-/** The registered deciders, in the order people meet them. */
-export function registeredDeciders(): Decider[] {
-  return DECIDER_NAMES.flatMap((name) => {
-    const decider = DECIDERS[name];
-    return decider ? [decider] : [];
-  });
-}
+export { registeredDeciders };
 
 export function deciderNamed(name: string): Decider {
-  const decider = (DECIDER_NAMES as readonly string[]).includes(name) ? DECIDERS[name as DeciderName] : undefined;
+  const decider = registered(name);
   if (!decider) throw new UsageError(`--as must be one of ${registeredDeciders().map((d) => d.name).join(', ')}; got ${JSON.stringify(name)}`);
   return decider;
 }
 
-/** Whether a tool name, any program's or this server's, reads or changes; undefined for none. */
-function accessOf(tool: string): Access | undefined {
-  if (isToolName(tool)) return OPERATIONS[tool].changes ? 'change' : 'read';
-  for (const decider of registeredDeciders()) {
-    const found = toolFor(decider, tool);
-    if (found) return found.access;
-  }
-  return undefined;
-}
-
-/**
- * The decider's own tool for `--tool`: its own name, one of this server's, or another program's
- * name taken by what it does (Claude Code's `Edit` is a change to Codex too).
- */
+/** The decider's own tool for `--tool` (deciders/index.ts `ownTool`): a name no program knows is a usage error. */
 export function deciderTool(decider: Decider, tool: string): string {
-  const own = toolFor(decider, tool);
-  if (own) return own.tool;
-  const access = accessOf(tool);
-  if (access === undefined) {
+  const own = ownTool(decider, tool);
+  if (own === undefined) {
     const names = [...new Set(registeredDeciders().flatMap((d) => [...d.tools.read, ...d.tools.change]))];
     throw new UsageError(`--tool must be a tool of this server or of a decider (${names.join(', ')}); got ${JSON.stringify(tool)}`);
   }
-  return decider.tools[access][0]!;
+  return own;
 }
-
-/** A disk with nothing on it, for a simulated platform: no lookup of this machine answers for another's. */
-const NO_DISK: DeciderFileSystem = {
-  lstat: () => ({ kind: 'missing' }),
-  readlink: () => ({ ok: false, errno: 'ENOENT' }),
-  readText: () => undefined,
-};
 
 export interface DeciderValues {
   readonly root?: string | undefined;

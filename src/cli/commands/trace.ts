@@ -1,9 +1,9 @@
 import { prepareRoot, traceAgainst, withNearMisses, type Platform, type Trace } from '../../core/index.js';
 import { boundaryTrace } from '../../deciders/boundary-inspector/index.js';
-import type { DeciderVerdict } from '../../deciders/index.js';
+import { decidingStage, type DeciderVerdict } from '../../deciders/index.js';
 import { nodeFileSystem } from '../../host/node.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
-import { decidingStage, renderTrace, renderVerdict } from '../render.js';
+import { renderTrace, renderVerdict } from '../render.js';
 import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, UsageError, writeJson, type Io } from '../usage.js';
 import { DECIDER_OPTIONS_HELP, deciderContext, deciderNamed, deciderOptions, deciderTool, PROGRAM_FLAGS, registeredDeciders } from './deciders.js';
 

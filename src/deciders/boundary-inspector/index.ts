@@ -36,6 +36,11 @@ export function fixesOf(trace: Trace): Fix[] {
   return fixes;
 }
 
+/** The rule a trace decided by, as this server words it, and the root it was judged against. */
+export function ruleOf(trace: Trace, root: string): DeciderVerdict['rule'] {
+  return { text: trace.code === null ? trace.reason : `${trace.code} at ${trace.stage}: ${trace.reason}`, source: { text: `workspace root ${root}` } };
+}
+
 function asTool(tool: string): ToolName {
   return (PATH_TOOL_NAMES as readonly string[]).includes(tool) ? (tool as ToolName) : 'read_text_file';
 }
@@ -59,7 +64,7 @@ export const boundaryInspector: Decider = {
       access: OPERATIONS[tool].changes ? 'change' : 'read',
       input,
       decision: allow ? 'allow' : 'deny',
-      rule: { text: trace.code === null ? trace.reason : `${trace.code} at ${trace.stage}: ${trace.reason}`, source: { text: `workspace root ${workspaceOf(context)}` } },
+      rule: ruleOf(trace, workspaceOf(context)),
       path: trace.path,
       stages: rows.map((row) => ({ name: row.stage, status: row.status, input: row.input, output: row.output, rule: row.rule, note: row.note })),
       fixes: allow ? [] : fixesOf(trace),

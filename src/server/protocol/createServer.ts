@@ -14,7 +14,7 @@ import type { Era } from './era.js';
 import { listedSchema } from './listedSchema.js';
 import { accessOf, annotationsOf, makeScope, toResult, workspaceNow, type ServerState, type ToolDefinition } from '../tools/tool.js';
 import { listWorkspaces } from '../tools/listWorkspaces.js';
-import { UI_EXTENSION, VIEW_MIME_TYPE, viewMeta } from '../tools/appViews.js';
+import { toolMeta, UI_EXTENSION, VIEW_MIME_TYPE } from '../tools/appViews.js';
 import { WORKSPACE_TOOLS } from '../tools/index.js';
 
 export const SERVER_NAME = 'boundary-inspector';
@@ -205,7 +205,7 @@ export function createServer(
     {
       // logging: each refusal is also sent to the client as a warning (refusalNotices.ts). The
       // tool list never changes (the SDK would otherwise declare listChanged: true). MCP Apps:
-      // two tools name a view (tools/appViews.ts).
+      // two tools name a view, and the view calls one the model is not shown (tools/appViews.ts).
       capabilities: { tools: { listChanged: false }, logging: {}, extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } },
       instructions: INSTRUCTIONS,
       // Never turn input_required into a live server-to-client roots/list request.
@@ -228,6 +228,7 @@ export function createServer(
 
   for (const tool of WORKSPACE_TOOLS) {
     const call = callNamed(tool.name);
+    const meta = toolMeta(tool);
     server.registerTool(
       tool.name,
       {
@@ -238,7 +239,7 @@ export function createServer(
         // result, which no output schema describes (its details are in _meta).
         ...(tool.output !== null ? { outputSchema: listedSchema(tool.output) } : {}),
         annotations: annotationsOf(tool),
-        ...(tool.view !== undefined ? { _meta: viewMeta(tool.view) } : {}),
+        ...(meta !== undefined ? { _meta: meta } : {}),
       },
       (args, ctx) => call.run(args as Record<string, unknown>, callContextOf(ctx), ctx),
     );

@@ -18,9 +18,14 @@ export const AUDIT_VIEW: AppView = 'ui://boundary-inspector/audit.html';
 
 const APP_VIEWS: readonly AppView[] = [TRACE_VIEW, AUDIT_VIEW];
 
-/** A tool's `_meta` naming its view, in the current form and the earlier one. */
-export function viewMeta(view: AppView): Record<string, unknown> {
-  return { ui: { resourceUri: view }, [LEGACY_VIEW_KEY]: view };
+/**
+ * A tool's `_meta` for MCP Apps: the view that draws its result, in the current form and the
+ * earlier one, and for a tool only views call, the visibility that keeps it from the model.
+ */
+export function toolMeta(tool: { readonly view?: AppView; readonly appOnly?: true }): Record<string, unknown> | undefined {
+  if (tool.view === undefined && tool.appOnly === undefined) return undefined;
+  const ui = { ...(tool.view !== undefined ? { resourceUri: tool.view } : {}), ...(tool.appOnly ? { visibility: ['app'] } : {}) };
+  return { ui, ...(tool.view !== undefined ? { [LEGACY_VIEW_KEY]: tool.view } : {}) };
 }
 
 export function viewNamed(uri: string): AppView | undefined {

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { NEAR_MISS_WHYS, verdictFor, withNearMisses, type NearMissWhy } from '../../core/index.js';
-import { DEFAULT_TOOL, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
+import { DEFAULT_TOOL, OPERATIONS, type ToolName } from '../../shared/operations.js';
 import { TRACE_FACTS_META_KEY, type TraceFacts } from '../../shared/appView.js';
 import { TRACE_VIEW } from './appViews.js';
-import { defineTool, otherWorkspaces, pathField } from './tool.js';
+import { defineTool, otherWorkspaces, pathField, pathToolField } from './tool.js';
 
 const stageSchema = z.object({
   stage: z.string().describe('parse, refusals, decode, normalise, case, realpath or containment.'),
@@ -28,12 +28,7 @@ export const explainPath = defineTool({
     'Why a path is allowed or refused, stage by stage, with the entries it nearly named. Pass the tool that refused it. Changes nothing.',
   input: {
     path: pathField,
-    // A string, not an enum of the tool names: the list would cost more than the rest of the definition.
-    tool: z
-      .string()
-      .refine((name) => (PATH_TOOL_NAMES as readonly string[]).includes(name), { message: `must be one of ${PATH_TOOL_NAMES.join(', ')}` })
-      .optional()
-      .describe(`Default ${DEFAULT_TOOL}.`),
+    tool: pathToolField.optional().describe(`Default ${DEFAULT_TOOL}.`),
   },
   output: z.object({
     tool: z.string().describe('The tool whose judgement this is.'),

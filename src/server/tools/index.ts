@@ -1,5 +1,6 @@
 import type { ToolDefinition } from './tool.js';
 import { auditWorkspace } from './auditWorkspace.js';
+import { compareDeciders } from './compareDeciders.js';
 import { createDirectory } from './createDirectory.js';
 import { deletePath } from './deletePath.js';
 import { directoryTree } from './directoryTree.js';
@@ -35,4 +36,5 @@ export const WORKSPACE_TOOLS: readonly ToolDefinition[] = [
   getFileInfo,
   deletePath,
   auditWorkspace,
+  compareDeciders,
 ] as unknown as readonly ToolDefinition[];

@@ -1,7 +1,7 @@
 import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { isInside, quoted, quotedIfHidden, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../../core/index.js';
-import { OPERATIONS, type Operation, type ToolName } from '../../shared/operations.js';
+import { OPERATIONS, PATH_TOOL_NAMES, type Operation, type ToolName } from '../../shared/operations.js';
 import type { CallControl } from './callControl.js';
 import { readOnlyReason, workspacesBeside } from '../../shared/grants.js';
 import type { Grant } from '../grants.js';
@@ -130,6 +130,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly hints?: ChangeHints;
   /** The MCP Apps view that draws its result, for a client that shows them (protocol/appViews.ts). */
   readonly view?: AppView;
+  /** Called by a view only: listed with `_meta.ui.visibility: ["app"]`, which hosts keep from the model. */
+  readonly appOnly?: true;
   run(args: z.infer<z.ZodObject<Shape>>, scope: Scope): Promise<Outcome>;
 }
 
@@ -153,6 +155,12 @@ export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
 
 /** Every path argument; what a path may be is said once, in list_workspaces' description. */
 export const pathField = z.string();
+
+/**
+ * A tool of this server whose judgement of a path is asked for (explain_path, compare_deciders).
+ * A string, not an enum of the tool names: the list would cost more than the rest of the definition.
+ */
+export const pathToolField = z.string().refine((name) => (PATH_TOOL_NAMES as readonly string[]).includes(name), { message: `must be one of ${PATH_TOOL_NAMES.join(', ')}` });
 
 /** A continuation, for the tools whose answers have a budget (ANSWER_BUDGET_BYTES); the answer cut short says how to pass it. */
 export const cursorField = z.string().optional();
