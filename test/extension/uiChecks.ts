@@ -1161,6 +1161,23 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
   };
   const declared = declaredWalkthrough(ready.walkthrough.slice(ready.walkthrough.indexOf('#') + 1));
   const stepSelector = (step: string) => `button.getting-started-step[data-step-id="${ready.walkthrough}#${step}"]`;
+  /**
+   * The walkthrough's steps in view. The editor may go back to its list of walkthroughs (a reset
+   * of progress, a walkthrough it counts as finished); its steps' buttons are then disabled. The
+   * walkthrough is chosen from that list, as a person would.
+   */
+  const showWalkthrough = async () => {
+    const first = page.locator(stepSelector(declared.steps[0]!.id));
+    if (await first.isEnabled().catch(() => false)) return;
+    const entry = page.locator(`button.getting-started-category[x-dispatch="selectCategory:${ready.walkthrough}"]`);
+    await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    await entry.click();
+    const deadline = Date.now() + 10_000;
+    while (!(await first.isEnabled().catch(() => false))) {
+      if (Date.now() > deadline) throw new Error('the walkthrough chosen from the Welcome page did not show its steps');
+      await page.waitForTimeout(200);
+    }
+  };
 
   await check('the page opens with the walkthrough title and every step title visible', async () => {
     const title = page.locator(`h2.category-title[x-category-title-for="${ready.walkthrough}"]`);
@@ -1186,6 +1203,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
   });
 
   await check('"Open the inspector": its button opens the inspector beside the page, the keyboard in its input', async () => {
+    await showWalkthrough();
     await page.locator(stepSelector('openInspector')).click();
     const button = page.locator(`${stepSelector('openInspector')} .button-container .monaco-button`);
     await button.waitFor({ state: 'visible', timeout: 5_000 });
@@ -1198,6 +1216,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
 
   await check('"Trace a refused path": its button traces src/../../secret.txt in the inspector beside the page, outside at containment', async () => {
     const input = 'src/../../secret.txt';
+    await showWalkthrough();
     await page.locator(stepSelector('traceRefusedPath')).click();
     const button = page.locator(`${stepSelector('traceRefusedPath')} .button-container .monaco-button`);
     await button.waitFor({ state: 'visible', timeout: 5_000 });
@@ -1240,6 +1259,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
         await page.locator(part).first().waitFor({ state: 'visible', timeout: 10_000 });
         opened.push(command);
       }
+      await showWalkthrough();
       await page.locator(stepSelector('openInspector')).click();
       const button = page.locator(`${stepSelector('openInspector')} .button-container .monaco-button`);
       await button.waitFor({ state: 'visible', timeout: 5_000 });
@@ -1255,6 +1275,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
       // comes back over the page with what the step asked for.
       const step = async (id: string) => {
         await page.locator('.tabs-container .tab').filter({ hasNot: page.locator('.tab-label', { hasText: exactly(INSPECTOR_TAB) }) }).first().click();
+        await showWalkthrough();
         await page.locator(stepSelector(id)).click();
         const button = page.locator(`${stepSelector(id)} .button-container .monaco-button`);
         await button.waitFor({ state: 'visible', timeout: 5_000 });
@@ -1347,6 +1368,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
       // before, the editor would put the finished walkthrough away. Its progress starts again.
       await runFromPalette(page, 'Developer: Reset Welcome Page Walkthrough Progress');
       await closeTab(page, INSPECTOR_TAB);
+      await showWalkthrough();
       await page.setViewportSize({ width: 1400, height: 900 });
       // A chat as wide as people keep it: the walkthrough is 950 px or less, where the editor hides each step's page.
       await show(...primary, false);
