@@ -4,6 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   codePoints,
   comparisonKey,
+  DEFAULT_WSL_MOUNT_ROOT,
   hiddenCharacters,
   isBidiControl,
   isInside,
@@ -15,6 +16,7 @@ import {
   visible,
   type Comparison,
   type Platform,
+  type Spellings,
   type SplitPath,
 } from '../core/index.js';
 import { contextFor } from '../core/root.js';
@@ -23,6 +25,7 @@ import { normalisationForm } from '../core/paths.js';
 import { chainRules, MAX_LINK_HOPS, resolveReal } from '../core/stages/realpath.js';
 import { reservedDeviceOf } from '../core/win32Names.js';
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
+import { readSpellings } from '../host/spellings.js';
 
 /** What an audit reports. The order is the text report's: what breaks first, the informational last. */
 export const FINDING_KINDS = [
@@ -31,6 +34,7 @@ export const FINDING_KINDS = [
   'link-loop',
   'unreadable',
   'not-portable',
+  'wsl-one-side',
   'hidden-characters',
   'case-twins',
   'unicode-twins',
@@ -73,6 +77,8 @@ export interface AuditOptions {
   readonly onProgress?: (progress: AuditProgress) => void;
   /** Checked between entries; an abort rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /** This machine's neighbours (inside WSL: `wsl-one-side` findings); read from the host when absent. */
+  readonly spellings?: Spellings;
 }
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
@@ -173,6 +179,7 @@ export async function auditWorkspace(rootPath: string, options: AuditOptions = {
   const rootStats = fs.lstatSync(rootPath, { bigint: true });
   if (!rootStats.isDirectory()) throw new TypeError(`${rootPath} is not a folder (a link to one must be resolved first)`);
   const comparison = decideComparison(root, contextFor({ platform, fs: nodeFileSystem }, 'root'));
+  const wsl = wslSides(options.spellings ?? readSpellings(platform, process.env));
 
   const findings = new KeptFindings();
   const hardLinks = new Map<string, HardLinked>();
@@ -224,7 +231,20 @@ export async function auditWorkspace(rootPath: string, options: AuditOptions = {
       if (group) group.push(name);
       else byFolded.set(folded, [name]);
       const rules = portabilityRules(name);
-      if (rules.length > 0) findings.push({ kind: 'not-portable', path: entryPath, detail: `Not portable: ${rules.join('; ')}. Rename it.` });
+      if (rules.length > 0) {
+        const drive = wsl?.driveOf(entryPath);
+        findings.push(
+          drive === undefined
+            ? { kind: 'not-portable', path: entryPath, detail: `Not portable: ${rules.join('; ')}. Rename it.` }
+            : {
+                kind: 'wsl-one-side',
+                path: entryPath,
+                detail:
+                  `This name is on Windows' drive ${drive}, which WSL shares: ${rules.join('; ')}. WSL keeps such a name by storing those characters as others, ` +
+                  'so Windows programs see another name, or cannot open it. Rename it.',
+              },
+        );
+      }
       const hidden = hiddenDetail(name);
       if (hidden !== undefined) findings.push({ kind: 'hidden-characters', path: entryPath, detail: hidden });
 
@@ -246,6 +266,8 @@ export async function auditWorkspace(rootPath: string, options: AuditOptions = {
       if (stats.isSymbolicLink()) {
         const judged = judgeLink(entryPath, root, comparison, platform);
         if (judged) findings.push(judged);
+        const oneSide = wsl?.linkAcross(entryPath);
+        if (oneSide) findings.push(oneSide);
       } else if (stats.isDirectory()) {
         folders.push({ parent: folder.path, name, dev: stats.dev, ino: stats.ino });
       } else if (stats.isFile() && stats.nlink > 1n) {
@@ -455,6 +477,51 @@ function hiddenDetail(name: string): string | undefined {
     `This name holds ${codePoints(hidden.join(''))}, which do not show on screen${reorders}: it reads as another name (Trojan Source, CVE-2021-42574). ` +
     `With them escaped it is ${quoted(name)}. Rename it.`
   );
+}
+
+/**
+ * Inside WSL, two systems use one tree: Linux, and Windows through `\\\\wsl$` or on its own
+ * drives (mounted under `/mnt/<drive>`). What only one side can use: a name Windows cannot hold on
+ * a drive it shares, and a link whose absolute target only one side can follow.
+ */
+function wslSides(spellings: Spellings): { driveOf(path: string): string | undefined; linkAcross(link: string): Finding | undefined } | undefined {
+  if (spellings.wsl === undefined) return undefined;
+  const mountRoot = spellings.wsl.mountRoot ?? DEFAULT_WSL_MOUNT_ROOT;
+  const prefix = mountRoot.endsWith('/') ? mountRoot : `${mountRoot}/`;
+  const driveOf = (entry: string): string | undefined => {
+    if (!entry.startsWith(prefix)) return undefined;
+    const letter = /^([a-z])(?:\/|$)/.exec(entry.slice(prefix.length));
+    return letter ? `${letter[1]!.toUpperCase()}: (${prefix}${letter[1]})` : undefined;
+  };
+  return {
+    driveOf,
+    linkAcross: (link) => {
+      let target: string;
+      try {
+        target = fs.readlinkSync(link);
+      } catch {
+        return undefined;
+      }
+      if (!target.startsWith('/')) return undefined;
+      const linkOn = driveOf(link);
+      const targetOn = driveOf(target);
+      if (linkOn === undefined && targetOn !== undefined) {
+        return {
+          kind: 'wsl-one-side',
+          path: link,
+          detail: `This link points to ${quoted(target)}, Windows' drive ${targetOn} as WSL mounts it: Windows programs reaching this folder through \\\\wsl$ cannot follow it. Point it at a relative path, or copy the file in.`,
+        };
+      }
+      if (linkOn !== undefined && targetOn === undefined) {
+        return {
+          kind: 'wsl-one-side',
+          path: link,
+          detail: `This link is on Windows' drive ${linkOn} and points to the Linux path ${quoted(target)}, which Windows programs cannot follow. Point it at a relative path, or copy the file in.`,
+        };
+      }
+      return undefined;
+    },
+  };
 }
 
 /** Judges a link's chain by the server's rule, resolving it hop by hop; undefined when it lands inside. */

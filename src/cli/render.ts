@@ -151,6 +151,7 @@ const KIND_HEADINGS: Record<FindingKind, string> = {
   'link-loop': 'links whose chain loops',
   unreadable: 'what could not be listed or examined',
   'not-portable': 'names Windows or macOS cannot hold, or would read as another name',
+  'wsl-one-side': 'inside WSL, what only Linux or only Windows can use: a name Windows cannot hold on a drive WSL shares, a link only one side can follow',
   'hidden-characters': 'names holding characters that do not show, or that reorder the text around them (bidi controls): on screen they read as other names',
   'case-twins': 'names in one folder that differ only by case',
   'unicode-twins': 'NFC and NFD spellings of one name in one folder',

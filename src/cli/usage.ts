@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { PLATFORMS, policyFromFlags, visible, type Platform, type Policy, type PolicyFlags } from '../core/index.js';
+import { PLATFORMS, policyFromFlags, visible, type Platform, type Policy, type PolicyFlags, type Spellings } from '../core/index.js';
+import { readSpellings } from '../host/spellings.js';
 
 /** A mistake in how the command was called: exit 2 with the message and a pointer to --help. */
 export class UsageError extends Error {}
@@ -54,6 +55,50 @@ export const hostPolicyOptions = {
   'allow-localhost': { type: 'boolean' },
   'allow-unc': { type: 'boolean' },
 } as const;
+
+/** Other spellings of a folder: this machine's, or another's simulated. */
+export const spellingOptions = {
+  wsl: { type: 'string' },
+  'wsl-mount-root': { type: 'string' },
+  'map-drive': { type: 'string', multiple: true },
+} as const;
+
+export const SPELLING_OPTIONS_HELP = `  --wsl <distribution>               judge as inside that WSL distribution (linux): a Windows
+                                     path is refused with its /mnt/<drive> spelling (default:
+                                     this machine's, from WSL_DISTRO_NAME and WSL's interop)
+  --wsl-mount-root <dir>             where WSL mounts Windows' drives (default: /etc/wsl.conf's
+                                     [automount] root, else /mnt/)
+  --map-drive <X:=\\\\host\\share>      a network drive and its share (win32, repeatable): the
+                                     two are one folder (default: this machine's mapped drives)`;
+
+/**
+ * The spellings to judge with: the flags' when any is given (another machine simulated), else
+ * this machine's own when its platform is the one judged, else none.
+ */
+export function spellingsFrom(
+  values: { readonly wsl?: string | undefined; readonly 'wsl-mount-root'?: string | undefined; readonly 'map-drive'?: readonly string[] | undefined },
+  platform: Platform,
+  host: Platform,
+  env: NodeJS.ProcessEnv,
+): Spellings {
+  const drives = values['map-drive'] ?? [];
+  if (values.wsl === undefined && values['wsl-mount-root'] === undefined && drives.length === 0) return platform === host ? readSpellings(platform, env) : {};
+  if ((values.wsl !== undefined || values['wsl-mount-root'] !== undefined) && platform !== 'linux') throw new UsageError('--wsl and --wsl-mount-root describe a Linux inside WSL: use them with --platform linux');
+  if (drives.length > 0 && platform !== 'win32') throw new UsageError('--map-drive describes Windows: use it with --platform win32');
+  if (values['wsl-mount-root'] !== undefined && values.wsl === undefined) throw new UsageError('--wsl-mount-root needs --wsl <distribution>');
+  if (values.wsl === '') throw new UsageError('--wsl needs the name of a distribution');
+  if (values['wsl-mount-root'] !== undefined && !values['wsl-mount-root'].startsWith('/')) throw new UsageError(`--wsl-mount-root must be an absolute path; got ${JSON.stringify(values['wsl-mount-root'])}`);
+  const mappedDrives: Record<string, string> = {};
+  for (const mapping of drives) {
+    const parsed = /^([A-Za-z]):?=(\\\\[^\\/]+[\\/][^\\/]+)[\\/]?$/.exec(mapping);
+    if (!parsed) throw new UsageError(`--map-drive takes a drive and a share, as Z:=\\\\host\\share; got ${JSON.stringify(mapping)}`);
+    mappedDrives[`${parsed[1]!.toUpperCase()}:`] = parsed[2]!.replace(/\//g, '\\');
+  }
+  return {
+    ...(values.wsl !== undefined ? { wsl: { distro: values.wsl, ...(values['wsl-mount-root'] !== undefined ? { mountRoot: values['wsl-mount-root'] } : {}) } } : {}),
+    ...(drives.length > 0 ? { mappedDrives } : {}),
+  };
+}
 
 export function platformFrom(value: string | undefined, host: Platform): Platform {
   return oneOf('platform', value, PLATFORMS) ?? host;

@@ -5,15 +5,16 @@ import type { RefusalCode, StageName } from './types.js';
  * what it means, and what a person can do about it (the README's "Why was my path refused?").
  */
 export const REFUSAL_CODES: Readonly<Record<RefusalCode, { readonly stage: StageName | 'server'; readonly meaning: string; readonly advice: string }>> = {
-  ERR_PARSE: { stage: 'parse', meaning: 'empty, or neither a URI nor a path, or a URI the parser rejects', advice: 'send a path relative to the workspace, or a `file:///` URI' },
+  ERR_PARSE: { stage: 'parse', meaning: 'empty, or a URI the parser rejects, or a URI with spaces or controls around it', advice: 'send a path relative to the workspace, or a `file:///` URI' },
   ERR_SCHEME: { stage: 'refusals', meaning: 'a scheme other than file', advice: 'send a path or a `file:///` URI; write a name with a colon as `./name:x` (Windows refuses a colon in a name)' },
-  ERR_HOST: { stage: 'refusals', meaning: 'a non-empty authority, localhost included (unless allowed)', advice: 'send `file:///...` with three slashes; to accept the `localhost` spelling, turn on `boundaryInspector.allowLocalhost`' },
+  ERR_FOREIGN_PATH: { stage: 'refusals', meaning: "another system's path: a Windows drive or UNC path on Linux or macOS, a Linux or macOS path on Windows", advice: 'send the path as this system spells it: the reason gives it when it is known (inside WSL, `C:\\x` is `/mnt/c/x`; on Windows, WSL\'s `/mnt/c/x` is `C:\\x`)' },
+  ERR_HOST: { stage: 'refusals', meaning: 'a non-empty authority, localhost included (unless allowed), or a drive letter where the host goes (file://C:/)', advice: 'send `file:///...` with three slashes; to accept the `localhost` spelling, turn on `boundaryInspector.allowLocalhost`' },
   ERR_QUERY_OR_FRAGMENT: { stage: 'refusals', meaning: 'a ? or # marker, even empty', advice: 'a `#` or `?` in a file name is `%23` or `%3F` in a URI, or send the name as a plain path' },
   ERR_UNC: { stage: 'refusals', meaning: 'a UNC path or file://host/share on Windows (unless allowed)', advice: 'turn on `boundaryInspector.allowUnc` if the workspace is on a network share' },
   ERR_DEVICE_PATH: { stage: 'refusals', meaning: '\\\\?\\ or \\\\.\\ Windows device paths; reserved device names however followed', advice: 'use an ordinary path; rename files that Windows reads as devices (the audit lists them as `not-portable`)' },
   ERR_NUL: { stage: 'refusals', meaning: 'a NUL character, raw or %00', advice: 'none: no file name holds one' },
   ERR_ENCODED_SEPARATOR: { stage: 'refusals', meaning: '%2F, or %5C on Windows', advice: 'write the separator as `/`' },
-  ERR_ILLEGAL_CHARACTER: { stage: 'refusals', meaning: 'a raw \\ or control character inside a URI; on Windows a : in a name after the drive (a stream)', advice: 'percent-encode the character, or use `/`; streams are not served' },
+  ERR_ILLEGAL_CHARACTER: { stage: 'refusals', meaning: 'a raw \\ or control character inside a URI; on Windows a : in a name after the drive (a stream), or a name ending in a dot or a space', advice: 'percent-encode the character, or use `/`; streams are not served' },
   ERR_BAD_ENCODING: { stage: 'decode', meaning: 'a malformed escape or invalid UTF-8', advice: 'write a literal `%` as `%25` in a URI; a plain path is never decoded' },
   ERR_NOT_ABSOLUTE: { stage: 'normalise', meaning: 'a root that is not absolute', advice: 'give the root as an absolute path or a `file:///` URI' },
   ERR_SYMLINK_ESCAPE: { stage: 'realpath', meaning: 'a link whose chain lands outside the root', advice: 'the link is refused by design; add the folder it points to as a workspace folder and use the file there, or replace the link with a copy' },

@@ -6,7 +6,8 @@ import { comparisonKey, type Comparison } from './stages/casePolicy.js';
 import { decode } from './stages/decode.js';
 import { normalise } from './stages/normalise.js';
 import { parse, type Parsed } from './stages/parse.js';
-import { refusals } from './stages/refusals.js';
+import { foreignInput, refusals } from './stages/refusals.js';
+import { traceAgainst } from './trace.js';
 import type { FileSystemPort, NearMiss, NearMissWhy, Platform, Trace } from './types.js';
 import { pathToUri } from './uri.js';
 
@@ -80,6 +81,10 @@ export function findNearMisses(trace: Trace, root: PreparedRoot, options: NearMi
 
   const fs = options.fs ?? root.ctx.fs;
   if (trace.simulated || !fs || !root.real) return found;
+  if (trace.code === 'ERR_FOREIGN_PATH') {
+    addOtherSystem(found, trace, root);
+    return found;
+  }
   const search: Search = {
     fs,
     platform,
@@ -93,6 +98,12 @@ export function findNearMisses(trace: Trace, root: PreparedRoot, options: NearMi
   const parsed = parse(trace.input, root.requestCtx);
   const url = parsed.ok && parsed.value.form === 'uri' ? parsed.value.url : null;
   if (url?.protocol === 'file:') searchCut(search, root, trace.input);
+  // A URI refused for the spaces around it: a trailing one may have been part of a name.
+  const leading = trace.input.trimStart();
+  if (!parsed.ok && leading !== trace.input.trim()) {
+    const trimmed = parse(trace.input.trim(), root.requestCtx);
+    if (trimmed.ok && trimmed.value.form === 'uri' && trimmed.value.url.protocol === 'file:') searchCut(search, root, leading);
+  }
   const target = targetOf(trace, platform);
   // Only a path is taken literally: a URI was decoded once already, and never is again.
   if (target) searchTarget(search, root, target, url === null);
@@ -100,6 +111,20 @@ export function findNearMisses(trace: Trace, root: PreparedRoot, options: NearMi
   if (!unchanged(search)) return found;
   for (const miss of search.found) add(found, miss);
   return found;
+}
+
+/**
+ * Another system's path, spelt as this one spells it (inside WSL, `C:\x` is `/mnt/c/x`): offered
+ * when that path, judged as any input is, is inside and there.
+ */
+function addOtherSystem(found: NearMiss[], trace: Trace, root: Extract<PreparedRoot, { ok: true }>): void {
+  const parsed = parse(trace.input, root.requestCtx);
+  const translated = parsed.ok ? foreignInput(parsed.value, root.requestCtx)?.translated : undefined;
+  if (translated === undefined) return;
+  const judged = traceAgainst(root, translated);
+  if (judged.verdict === 'inside' && judged.kind !== null && judged.kind !== 'missing' && judged.path !== null) {
+    add(found, { path: judged.path, uri: pathToUri(judged.path, root.ctx.platform), why: 'other-system' });
+  }
 }
 
 /** The trace with `nearMisses` filled; the same trace when there are none. */
@@ -115,9 +140,10 @@ function wanted(trace: Trace): boolean {
 /** Where to search: the real path of an inside trace, else the lexical path (stage 4), if it got that far. */
 function targetOf(trace: Trace, platform: Platform): SplitPath | null {
   if (trace.verdict === 'inside') return trace.path === null ? null : splitAbsolute(trace.path, platform);
-  const normalised = trace.stages.find((stage) => stage.stage === 'normalise');
-  if (!normalised || normalised.status === 'refuse' || normalised.output === null) return null;
-  return splitAbsolute(normalised.output, platform);
+  // The alias stage's output is the lexical path in the root's spelling.
+  const lexical = trace.stages.find((stage) => stage.stage === 'alias') ?? trace.stages.find((stage) => stage.stage === 'normalise');
+  if (!lexical || lexical.status === 'refuse' || lexical.output === null) return null;
+  return splitAbsolute(lexical.output, platform);
 }
 
 function add(found: NearMiss[], miss: NearMiss): void {

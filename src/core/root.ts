@@ -1,5 +1,6 @@
 import { joinSplit, type SplitPath } from './paths.js';
 import { spellLong } from './shortNames.js';
+import type { Spellings } from './spellings.js';
 import type { StageContext } from './stage.js';
 import { decideComparison, type Comparison } from './stages/casePolicy.js';
 import { decode } from './stages/decode.js';
@@ -13,6 +14,8 @@ import { DEFAULT_POLICY, type FileSystemPort, type Platform, type Policy, type R
 export interface RootOptions {
   readonly platform: Platform;
   readonly policy?: Partial<Policy>;
+  /** Other spellings the host knows of (WSL, mapped drives): `readSpellings` in src/host, or given to simulate a host. */
+  readonly spellings?: Spellings;
 }
 
 export interface PrepareOptions extends RootOptions {
@@ -32,7 +35,7 @@ export type RootConversion =
     };
 
 export function contextFor(options: PrepareOptions, role: StageContext['role']): StageContext {
-  return { platform: options.platform, policy: { ...DEFAULT_POLICY, ...options.policy }, fs: options.fs, role };
+  return { platform: options.platform, policy: { ...DEFAULT_POLICY, ...options.policy }, fs: options.fs, role, spellings: options.spellings };
 }
 
 /**
@@ -78,7 +81,7 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
   const converted = rootToPath(root, options);
   if (!converted.ok) return { ...converted, ctx };
   const comparison = decideComparison(converted.split, ctx);
-  const requestCtx: StageContext = { ...ctx, role: 'request' };
+  const requestCtx: StageContext = { ...ctx, role: 'request', root: converted.split };
   if (!ctx.fs) {
     return { ...converted, ctx, comparison, real: null, realPath: null, requestCtx, rootReal: undefined, rootPaths: { lexical: converted.split, real: null } };
   }

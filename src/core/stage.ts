@@ -1,3 +1,5 @@
+import type { SplitPath } from './paths.js';
+import type { Spellings } from './spellings.js';
 import type { FileSystemPort, LinkHop, Platform, Policy, RefusalCode, StageName, StageResult, StageStatus } from './types.js';
 
 /** What a stage hands on: its row of the trace, and either the next stage's input or a refusal. */
@@ -18,6 +20,10 @@ export interface StageContext {
   readonly fs: FileSystemPort | undefined;
   /** A root must stand on its own; a request may be relative to the root. */
   readonly role: 'root' | 'request';
+  /** The host's neighbours (WSL, mapped drives), read from the system or simulated; none when absent. */
+  readonly spellings?: Spellings | undefined;
+  /** For a request, the root it is judged against (its lexical spelling). */
+  readonly root?: SplitPath | undefined;
 }
 
 interface RowFields {

@@ -2,6 +2,7 @@ import { joinSplit } from './paths.js';
 import { prepareRoot, type PrepareOptions, type PreparedRoot } from './root.js';
 import { withLongNames } from './shortNames.js';
 import type { StageOutcome } from './stage.js';
+import { alias } from './stages/alias.js';
 import { casePolicy } from './stages/casePolicy.js';
 import { containment } from './stages/containment.js';
 import { decode } from './stages/decode.js';
@@ -22,7 +23,7 @@ export function verdictFor(code: RefusalCode): Exclude<Verdict, 'inside'> {
   return code === 'ERR_OUTSIDE' || code === 'ERR_SYMLINK_ESCAPE' ? 'outside' : 'refused';
 }
 
-/** Traces `input` against `root` through the seven stages. Never throws for any input string. */
+/** Traces `input` against `root` through the eight stages. Never throws for any input string. */
 export function trace(input: string, root: string, options: TraceOptions): Trace {
   return traceAgainst(prepareRoot(root, options), input, options);
 }
@@ -89,8 +90,11 @@ export function traceAgainst(root: PreparedRoot, input: string, options: { reado
   const normalised = normalise(decoded.value, ctx, root.split);
   stages.push(normalised.result);
   if (!normalised.ok) return refuse(normalised, 'normalise');
-  lexicalPath = normalised.value.path;
-  const compared = casePolicy(normalised.value, root.comparison);
+  const aliased = alias(normalised.value, ctx, root.split, root.comparison);
+  stages.push(aliased.result);
+  if (!aliased.ok) return refuse(aliased, 'alias');
+  lexicalPath = aliased.value.path;
+  const compared = casePolicy(aliased.value, root.comparison);
   stages.push(compared.result);
   if (!compared.ok) return refuse(compared, 'case');
   // On a Windows host, 8.3 short names are compared by their long names (shortNames.ts).

@@ -2,8 +2,8 @@
 export type Platform = 'linux' | 'darwin' | 'win32';
 export const PLATFORMS: readonly Platform[] = ['linux', 'darwin', 'win32'];
 
-export type StageName = 'parse' | 'refusals' | 'decode' | 'normalise' | 'case' | 'realpath' | 'containment';
-export const STAGES: readonly StageName[] = ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment'];
+export type StageName = 'parse' | 'refusals' | 'decode' | 'normalise' | 'alias' | 'case' | 'realpath' | 'containment';
+export const STAGES: readonly StageName[] = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment'];
 
 export type StageStatus = 'pass' | 'refuse' | 'note' | 'skip';
 export type Verdict = 'inside' | 'outside' | 'refused';
@@ -15,6 +15,7 @@ export type Verdict = 'inside' | 'outside' | 'refused';
 export type RefusalCode =
   | 'ERR_PARSE'
   | 'ERR_SCHEME'
+  | 'ERR_FOREIGN_PATH'
   | 'ERR_HOST'
   | 'ERR_QUERY_OR_FRAGMENT'
   | 'ERR_UNC'
@@ -85,8 +86,8 @@ export interface LinkHop {
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other' | 'missing';
 
 /** Why an existing entry is offered as what the input probably meant (nearMisses.ts). */
-export type NearMissWhy = 'case' | 'unicode' | 'percent-encoding' | 'trailing-dot-space' | 'root-name' | 'root-relative' | 'separator' | 'workspace';
-export const NEAR_MISS_WHYS: readonly NearMissWhy[] = ['case', 'unicode', 'percent-encoding', 'trailing-dot-space', 'root-name', 'root-relative', 'separator', 'workspace'];
+export type NearMissWhy = 'case' | 'unicode' | 'percent-encoding' | 'trailing-dot-space' | 'root-name' | 'root-relative' | 'separator' | 'workspace' | 'other-system';
+export const NEAR_MISS_WHYS: readonly NearMissWhy[] = ['case', 'unicode', 'percent-encoding', 'trailing-dot-space', 'root-name', 'root-relative', 'separator', 'workspace', 'other-system'];
 
 /** An entry the input nearly named, and the spelling that would have worked. */
 export interface NearMiss {

@@ -11,6 +11,7 @@ import { DECIDERS, NO_DISK, ownTool, registeredDeciders, ruleOf, type Decider, t
 import { hostPlatform, nodeDeciderFileSystem } from '../host/node.js';
 import type { ComparedRow, DeciderChoice, RootChoice, ServerNote, ShownVerdict, Trace, TraceRequest } from '../shared/messages.js';
 import { DEFAULT_TOOL, isToolName, type ToolName } from '../shared/operations.js';
+import type { SimulatedSpellings } from '../shared/simulatedRoots.js';
 import { traceRequest } from './tracing.js';
 
 /** What the deciders read besides the disk: this machine's, as the extension finds it. */
@@ -20,6 +21,8 @@ export interface DeciderSetup {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** VS Code's workspace folders and `chat.tools.edits.autoApprove`, for vscode-agent: read through the editor's API by the caller. */
   readonly vscode?: () => VsCodeContext;
+  /** The WSL distribution and mapped drives the inspector simulates. */
+  readonly spellings?: SimulatedSpellings;
 }
 
 /** "Decided by"'s choices: every program modelled, this server first. */
@@ -77,7 +80,7 @@ export function judgeRequest(request: TraceRequest, roots: readonly RootChoice[]
   const server = DECIDERS['boundary-inspector']!;
   const toolOf = (decider: Decider) => ownTool(decider, request.tool) ?? decider.tools.read[0]!;
   const serverTool = toolOf(server);
-  const { trace, serverNote } = traceRequest({ ...request, tool: isToolName(serverTool) ? serverTool : DEFAULT_TOOL }, roots, serverPolicy, host);
+  const { trace, serverNote } = traceRequest({ ...request, tool: isToolName(serverTool) ? serverTool : DEFAULT_TOOL }, roots, serverPolicy, host, setup.spellings);
   const context = deciderContextFor(request, setup, host);
   const verdicts = new Map<string, DeciderVerdict>();
   const compared = registeredDeciders().map((decider): ComparedRow => {

@@ -114,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     grantNote: () => grantNoteText(provider.launch().notes),
     settings: () => readSettings().policy,
     simulatedRoots: () => readSettings().simulatedRoots,
+    simulatedSpellings: () => readSettings().simulatedSpellings,
     audits: () => ({ audits: auditor?.audits ?? [], running: auditor?.isRunning ?? false }),
     // The panel shows the results itself: no notification to point at them.
     runAudit: () => void loadAuditor().then((loaded) => loaded.run(undefined, { quiet: true })),

@@ -11,7 +11,7 @@ import type { ServerCalls } from './serverCalls.js';
 import { LIST_SERVERS_COMMAND, VIEW_TYPE } from './ids.js';
 import { hostProtection, type CheckedSandbox } from './protection.js';
 import type { RefusalFeed } from './refusalFeed.js';
-import type { SimulatedRoots } from '../shared/simulatedRoots.js';
+import type { SimulatedRoots, SimulatedSpellings } from '../shared/simulatedRoots.js';
 import { deciderChoices, judgeRequest, namedFiles } from './deciding.js';
 import { simulatedRequest } from './tracing.js';
 
@@ -26,6 +26,8 @@ export interface PanelContext {
   settings(): Policy;
   /** Where a workspace folder is put when another platform is simulated. */
   simulatedRoots(): SimulatedRoots;
+  /** The WSL distribution and mapped drives the inspector simulates (boundaryInspector.simulatedSpellings). */
+  simulatedSpellings?(): SimulatedSpellings;
   /** The last audit of each folder, and whether one is running. */
   audits(): { readonly audits: readonly AuditSummary[]; readonly running: boolean };
   runAudit(): void;
@@ -368,6 +370,7 @@ export class InspectorPanel {
         const judged = judgeRequest(request, roots, this.context.settings(), {
           home: homedir(),
           env: process.env,
+          ...(this.context.simulatedSpellings !== undefined ? { spellings: this.context.simulatedSpellings() } : {}),
           ...(this.context.vscodeAgent !== undefined ? { vscode: this.context.vscodeAgent } : {}),
         });
         if (judged.kind === 'trace') {

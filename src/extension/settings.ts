@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Platform, Policy } from '../core/types.js';
-import { DEFAULT_SIMULATED_ROOTS, type SimulatedRoots } from '../shared/simulatedRoots.js';
+import { DEFAULT_SIMULATED_ROOTS, NO_SIMULATED_SPELLINGS, type SimulatedRoots, type SimulatedSpellings } from '../shared/simulatedRoots.js';
 
 export const SECTION = 'boundaryInspector';
 
@@ -11,6 +11,8 @@ export interface Settings {
   readonly refusalLogSize: number;
   /** Where the inspector puts a workspace folder when it simulates another platform. */
   readonly simulatedRoots: SimulatedRoots;
+  /** A WSL distribution and mapped drives the inspector simulates. */
+  readonly simulatedSpellings: SimulatedSpellings;
 }
 
 function simulatedRoots(given: unknown): SimulatedRoots {
@@ -21,6 +23,16 @@ function simulatedRoots(given: unknown): SimulatedRoots {
     if (typeof template === 'string' && template.trim() !== '') roots[platform] = template;
   }
   return roots;
+}
+
+function simulatedSpellings(given: unknown): SimulatedSpellings {
+  if (typeof given !== 'object' || given === null) return NO_SIMULATED_SPELLINGS;
+  const { wslDistribution, mappedDrives } = given as Record<string, unknown>;
+  const drives: Record<string, string> = {};
+  if (typeof mappedDrives === 'object' && mappedDrives !== null) {
+    for (const [drive, share] of Object.entries(mappedDrives)) if (typeof share === 'string' && /^[A-Za-z]:?$/.test(drive)) drives[drive] = share;
+  }
+  return { wslDistribution: typeof wslDistribution === 'string' ? wslDistribution.trim() : '', mappedDrives: drives };
 }
 
 export function readSettings(): Settings {
@@ -35,5 +47,6 @@ export function readSettings(): Settings {
     readOnlyFolders: config.get<string[]>('readOnlyFolders', []),
     refusalLogSize: Math.max(1024, config.get<number>('refusalLogSize', 1024 * 1024)),
     simulatedRoots: simulatedRoots(config.get('simulatedRoots')),
+    simulatedSpellings: simulatedSpellings(config.get('simulatedSpellings')),
   };
 }

@@ -13,13 +13,15 @@ import {
   withNearMisses,
   type Platform,
   type Policy,
+  type Spellings,
   type Trace,
 } from '../core/index.js';
+import { readSpellings } from '../host/spellings.js';
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
 import type { RootChoice, ServerNote, TraceRequest } from '../shared/messages.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, type ToolName } from '../shared/operations.js';
 import { readOnlyReason, sameWorkspace, workspacesBeside, type RightsGrant } from '../shared/grants.js';
-import type { SimulatedRoots } from '../shared/simulatedRoots.js';
+import { NO_SIMULATED_SPELLINGS, type SimulatedRoots, type SimulatedSpellings } from '../shared/simulatedRoots.js';
 
 export interface Traced {
   readonly trace: Trace;
@@ -50,6 +52,16 @@ export function simulatedRequest(request: TraceRequest, roots: readonly RootChoi
   return { ...request, root: simulatedUri, input, workspace: choice.uri };
 }
 
+/**
+ * The spellings a trace for `platform` judges with: the simulated WSL distribution (Linux) or
+ * mapped drives (Windows) when set, else this machine's own for its own platform, else none.
+ */
+export function spellingsFor(platform: Platform, simulated: SimulatedSpellings = NO_SIMULATED_SPELLINGS, host: Platform = hostPlatform()): Spellings {
+  if (platform === 'linux' && simulated.wslDistribution !== '') return { wsl: { distro: simulated.wslDistribution } };
+  if (platform === 'win32' && Object.keys(simulated.mappedDrives).length > 0) return { mappedDrives: simulated.mappedDrives };
+  return platform === host ? readSpellings(host, process.env) : {};
+}
+
 type Granted = RightsGrant;
 
 /**
@@ -57,10 +69,11 @@ type Granted = RightsGrant;
  * server's grants); `serverPolicy` is the policy the server runs with, which decides how the
  * grants compare names.
  */
-export function traceRequest(request: TraceRequest, roots: readonly RootChoice[], serverPolicy: Policy, host: Platform = hostPlatform()): Traced {
+export function traceRequest(request: TraceRequest, roots: readonly RootChoice[], serverPolicy: Policy, host: Platform = hostPlatform(), simulated?: SimulatedSpellings): Traced {
   const tool: ToolName = isToolName(request.tool) ? request.tool : DEFAULT_TOOL;
   const onHost = request.platform === host;
-  const root = prepareRoot(request.root, { platform: request.platform, policy: request.policy, ...(onHost ? { fs: nodeFileSystem } : {}) });
+  const spellings = spellingsFor(request.platform, simulated, host);
+  const root = prepareRoot(request.root, { platform: request.platform, policy: request.policy, spellings, ...(onHost ? { fs: nodeFileSystem } : {}) });
   const traced = traceAgainst(root, request.input, { followFinal: OPERATIONS[tool].followFinal });
   // Prepared only when needed: for a path outside (another workspace may hold it) or a change.
   let grants: Granted[] | undefined;

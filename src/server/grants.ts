@@ -1,4 +1,4 @@
-import { pathToUri, prepareRoot, type FileSystemPort, type Platform, type Policy, type PreparedRoot } from '../core/index.js';
+import { pathToUri, prepareRoot, type FileSystemPort, type Platform, type Policy, type PreparedRoot, type Spellings } from '../core/index.js';
 import { sameWorkspace } from '../shared/grants.js';
 
 export { sameWorkspace };
@@ -25,6 +25,8 @@ export interface GrantOptions {
   readonly platform: Platform;
   readonly policy: Partial<Policy>;
   readonly fs: FileSystemPort;
+  /** This machine's other spellings of a folder (WSL, mapped drives): `readSpellings`. */
+  readonly spellings?: Spellings;
   /** Whether a path is an existing directory (following links: the root's own links are the user's layout). */
   readonly isDirectory: (path: string) => boolean;
 }
@@ -40,7 +42,7 @@ export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions):
   const warnings: string[] = [];
   if (specs.length === 0) errors.push('no workspace granted: give at least one --workspace <uri> or --read-only-workspace <uri>');
   for (const spec of specs) {
-    const root = prepareRoot(spec.uri, { platform: options.platform, policy: options.policy, fs: options.fs });
+    const root = prepareRoot(spec.uri, { platform: options.platform, policy: options.policy, fs: options.fs, ...(options.spellings ? { spellings: options.spellings } : {}) });
     if (!root.ok) {
       errors.push(`workspace ${spec.uri} refused at ${root.stage} (${root.code}): ${root.reason}`);
       continue;
@@ -51,7 +53,7 @@ export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions):
     }
     // Folding case where the filesystem does not would reach a sibling whose name differs only in case.
     if (options.policy.case === 'insensitive') {
-      const probed = prepareRoot(spec.uri, { platform: options.platform, policy: { ...options.policy, case: 'auto' }, fs: options.fs });
+      const probed = prepareRoot(spec.uri, { platform: options.platform, policy: { ...options.policy, case: 'auto' }, fs: options.fs, ...(options.spellings ? { spellings: options.spellings } : {}) });
       if (probed.ok && !probed.comparison.foldCase) {
         errors.push(
           `--case insensitive is refused for workspace ${spec.uri}: its filesystem keeps names that differ only in case apart (${probed.comparison.basis}), ` +

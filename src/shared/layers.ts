@@ -2,7 +2,7 @@
  * The protection layers, named the same way by the server (list_workspaces), the inspector and
  * the README. Pure: the caller says what this host has.
  */
-import type { Platform } from '../core/types.js';
+import { STAGES, type Platform } from '../core/types.js';
 
 export type LayerName = 'authorization' | 'containment' | 'anchored I/O' | 'sandbox';
 
@@ -50,7 +50,7 @@ export function protectionLayers(host: HostProtection): ProtectionLayer[] {
     {
       name: 'containment',
       active: true,
-      detail: 'every path is traced (parse, refusals, decode, normalise, case, realpath, containment) before anything is read or changed',
+      detail: `every path is traced (${STAGES.join(', ')}) before anything is read or changed`,
     },
     { name: 'anchored I/O', active: host.anchored, detail: anchoredDetail(host.platform, host.anchored) },
     { name: 'sandbox', active: host.sandbox.active, detail: host.sandbox.detail },

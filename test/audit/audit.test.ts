@@ -308,3 +308,51 @@ describe('audit: what it keeps, whatever the tree holds', () => {
     assert.ok(report.findings.reduce((sum, finding) => sum + findingBytes(finding), 0) <= MAX_KEPT_FINDING_BYTES);
   });
 });
+
+describe('inside WSL: what only one side can use', () => {
+  let base: string;
+  let onDrive: AuditReport;
+  let onLinux: AuditReport;
+  before(async () => {
+    base = makeFastTempDir('bi-audit-wsl-');
+    const spellings = { wsl: { distro: 'Ubuntu', mountRoot: `${base}/mnt/` } };
+    // A workspace on Windows' drive C: as WSL mounts it.
+    const drive = path.join(base, 'mnt', 'c', 'ws');
+    fs.mkdirSync(drive, { recursive: true });
+    fs.writeFileSync(path.join(drive, 'a:b.txt'), '');
+    fs.writeFileSync(path.join(drive, 'plain.txt'), '');
+    fs.symlinkSync('/etc/hostname', path.join(drive, 'to-linux'));
+    fs.symlinkSync('plain.txt', path.join(drive, 'relative'));
+    // A workspace in the Linux filesystem.
+    const linux = path.join(base, 'home', 'ws');
+    fs.mkdirSync(linux, { recursive: true });
+    fs.writeFileSync(path.join(linux, 'a:b.txt'), '');
+    fs.symlinkSync(path.join(drive, 'plain.txt'), path.join(linux, 'to-windows'));
+    onDrive = await auditWorkspace(drive, { spellings });
+    onLinux = await auditWorkspace(linux, { spellings });
+  });
+  after(() => removeDir(base));
+
+  const kinds = (report: AuditReport, name: string) => report.findings.filter((finding) => path.basename(finding.path) === name).map((finding) => finding.kind).sort();
+
+  test('a name Windows cannot hold, on a drive WSL shares, is one-sided (and not also not-portable)', () => {
+    assert.deepEqual(kinds(onDrive, 'a:b.txt'), ['wsl-one-side']);
+    assert.match(onDrive.findings.find((finding) => finding.kind === 'wsl-one-side' && finding.path.endsWith('a:b.txt'))!.detail, /drive C: \(.*\/mnt\/c\)/);
+  });
+
+  test('the same name in the Linux filesystem is not-portable, as anywhere', () => {
+    assert.deepEqual(kinds(onLinux, 'a:b.txt'), ['not-portable']);
+  });
+
+  test('a link from the Linux side onto the drive, and one from the drive to a Linux path, are one-sided; a relative link is not', () => {
+    assert.ok(kinds(onLinux, 'to-windows').includes('wsl-one-side'), JSON.stringify(onLinux.findings));
+    assert.ok(kinds(onDrive, 'to-linux').includes('wsl-one-side'), JSON.stringify(onDrive.findings));
+    assert.deepEqual(kinds(onDrive, 'relative'), []);
+  });
+
+  test('outside WSL, none of this is reported', async () => {
+    const plain = await auditWorkspace(path.join(base, 'mnt', 'c', 'ws'), { spellings: {} });
+    assert.deepEqual(plain.findings.filter((finding) => finding.kind === 'wsl-one-side'), []);
+    assert.deepEqual(kinds(plain, 'a:b.txt'), ['not-portable']);
+  });
+});

@@ -16,7 +16,7 @@ import { trace } from '../../src/core/index.js';
 const repoRoot = path.resolve(__dirname, '../..');
 const cliPath = path.join(repoRoot, 'dist', 'cli.js');
 
-const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment'] as const;
+const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment'] as const;
 const STAGE_KEYS = ['stage', 'status', 'input', 'output', 'rule', 'note'] as const;
 const STATUSES = ['pass', 'refuse', 'note', 'skip'];
 const ESC = '\u001b[';
@@ -117,7 +117,7 @@ before(() => {
 describe('trace: the README example', () => {
   const args = ['trace', 'file:///srv/ws/%2e%2e/private.md', '--root', 'file:///srv/ws'];
 
-  test('--json: outside, ERR_OUTSIDE at containment, exit 3, seven stages in order', () => {
+  test('--json: outside, ERR_OUTSIDE at containment, exit 3, eight stages in order', () => {
     const { status, stderr, body } = runJson(args);
     assert.equal(status, 3);
     assert.equal(stderr, '');

@@ -151,7 +151,7 @@ function check(row: Row): void {
   // Invariants: the verdict follows from the code (docs/pipeline.md, "Refusal codes").
   if (t.verdict === 'inside') {
     assert.equal(t.code, null, label);
-    assert.deepEqual(t.stages.map((s) => s.stage), [...STAGES], `${label}: the seven stages in order`);
+    assert.deepEqual(t.stages.map((s) => s.stage), [...STAGES], `${label}: the eight stages in order`);
     assertNoneRefusing(t, label);
   } else if (t.stage !== 'root') {
     const outside = t.code === 'ERR_OUTSIDE' || t.code === 'ERR_SYMLINK_ESCAPE';
@@ -425,11 +425,11 @@ describe('the stages of an inside trace', () => {
     '.',
   ];
   for (const input of inputs) {
-    test(`seven stages, none refusing: ${input.replace(base, '<tmp>')}`, () => {
+    test(`eight stages, none refusing: ${input.replace(base, '<tmp>')}`, () => {
       const t = trace(input, WS, { platform: 'linux', fs: nodeFileSystem });
       assert.equal(t.verdict, 'inside', t.reason);
       assert.equal(t.simulated, false);
-      assert.deepEqual(t.stages.map((s) => s.stage), ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment']);
+      assert.deepEqual(t.stages.map((s) => s.stage), ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment']);
       assertNoneRefusing(t, input);
       assert.equal(t.rootPath, WS);
     });

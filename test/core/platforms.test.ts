@@ -258,8 +258,8 @@ const darwinRows: readonly TraceRow[] = [
   { name: 'sibling prefix', input: '/Users/dev/App-evil/x', root: 'file:///Users/dev/app', verdict: 'outside', code: 'ERR_OUTSIDE' },
   // look-alike letter: dotless ı upper-cases to I, but APFS keeps skılls and skills apart (fuzz counterexample)
   { name: 'dotless i is not i', input: '/Users/dev/sk\u0131lls/secret.txt', root: 'file:///Users/dev/skills', verdict: 'outside', code: 'ERR_OUTSIDE' },
-  // a drive-looking path is a relative name on darwin
-  { name: 'drive path is relative', input: 'C:\\x', root: 'file:///Users/dev/app', verdict: 'inside', path: '/Users/dev/app/C:\\x' },
+  // a Windows drive path is another system's path on darwin, never a relative name
+  { name: 'drive path is foreign', input: 'C:\\x', root: 'file:///Users/dev/app', verdict: 'refused', code: 'ERR_FOREIGN_PATH' },
 ];
 
 const linuxRows: readonly TraceRow[] = [

@@ -59,6 +59,8 @@ const guardRows: readonly Row[] = [
   { name: 'raw backslash', root: 'file:///srv\\ws', code: 'ERR_ILLEGAL_CHARACTER' },
   // malformed escape
   { name: 'malformed escape', root: 'file:///srv/a%zz', code: 'ERR_BAD_ENCODING' },
+  // another system's root: a Windows drive URI given to a Linux server (a folder "/C:" here)
+  { name: "another system's root", root: 'file:///C:/Users/dev/app', code: 'ERR_FOREIGN_PATH' },
 ];
 
 const allowedByPolicy: readonly Row[] = [
@@ -97,6 +99,16 @@ const win32Rows: readonly Row[] = [
   { name: 'root with an encoded stream colon', root: 'file:///c%3A/ws%3Aalt', platform: 'win32', code: 'ERR_ILLEGAL_CHARACTER' },
   // RFC 8089: "C:ws" is no drive; Node would read it against the drive's current folder
   { name: 'drive-relative root URI', root: 'file:///C:ws', platform: 'win32', code: 'ERR_ILLEGAL_CHARACTER' },
+  // five slashes (Python's url2pathname): the share, not a rooted path on the current drive
+  { name: 'five-slash UNC root', root: 'file://///build-01/shared/app', platform: 'win32', policy: { unc: 'allow' }, path: '\\\\build-01\\shared\\app', nodeDiffers: 'Node reads \\\\\\build-01\\shared\\app' },
+  // four slashes: the same share
+  { name: 'four-slash UNC root', root: 'file:////build-01/shared/app', platform: 'win32', policy: { unc: 'allow' }, path: '\\\\build-01\\shared\\app', nodeDiffers: 'Node refuses an empty host with a UNC path' },
+  // five slashes, the UNC policy at its default: refused as a share, not as a relative root
+  { name: 'five-slash UNC root, default', root: 'file://///build-01/shared/app', platform: 'win32', code: 'ERR_UNC' },
+  // the drive letter where the host goes: a host, and the reason says it is the drive
+  { name: 'drive letter as the host', root: 'file://C:/ws', platform: 'win32', code: 'ERR_HOST' },
+  // the same with "|" for ":" (as old clients write)
+  { name: 'drive letter and bar as the host', root: 'file://C|/ws', platform: 'win32', code: 'ERR_HOST' },
   // the drive's own colon, VS Code's spelling (Node keeps the lower-case drive letter)
   { name: 'VS Code drive spelling', root: 'file:///c%3A/ws', platform: 'win32', path: 'C:\\ws', nodeDiffers: 'Node keeps the drive letter lower case' },
 ];

@@ -85,7 +85,7 @@ test("VS Code's chat shows explain_path's MCP Apps view, with no language model"
     const refused = await viewShowing(page, (view) => view.verdict === 'outside', 'the refusal of ../notes-evil/secret.md');
     assert.equal(refused.view.stage, 'containment');
     assert.ok(refused.view.headline.startsWith('OUTSIDE — ERR_OUTSIDE at containment'), refused.view.headline);
-    assert.deepEqual(refused.view.rows, ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment']);
+    assert.deepEqual(refused.view.rows, ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment']);
     assert.deepEqual(refused.view.deciding, ['containment']);
     // The view's own call, for views only (compare_deciders), passed on by the chat: the reference
     // server decided by the server, Claude Code not, its user settings out of the server's sight.

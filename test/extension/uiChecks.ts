@@ -606,7 +606,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     sameList("the marks added to the parse row's output", parse?.added, []);
     const quiet = Object.entries(state.rows).filter(([, row]) => row.quiet).map(([stage]) => stage);
     // parse changed the input and containment decided: every other row left its input as it was.
-    sameList('the quiet rows', quiet, ['refusals', 'decode', 'normalise', 'case', 'realpath']);
+    sameList('the quiet rows', quiet, ['refusals', 'decode', 'normalise', 'alias', 'case', 'realpath']);
     const cell = '#bi-stages tbody tr[data-stage="parse"] td:nth-child(3)';
     const spoken = await frame.locator(cell).ariaSnapshot();
     if (!/deletion: .*removed: notes\/%2e%2e\//.test(spoken)) throw new Error(`the parse row's input cell reads ${spoken}`);

@@ -27,14 +27,14 @@ export const CLIENT_KINDS: readonly { readonly kind: ClientKind; readonly versio
 ];
 
 export const REFUSAL_CODES = [
-  'ERR_PARSE', 'ERR_SCHEME', 'ERR_HOST', 'ERR_QUERY_OR_FRAGMENT', 'ERR_UNC', 'ERR_DEVICE_PATH', 'ERR_NUL',
+  'ERR_PARSE', 'ERR_SCHEME', 'ERR_FOREIGN_PATH', 'ERR_HOST', 'ERR_QUERY_OR_FRAGMENT', 'ERR_UNC', 'ERR_DEVICE_PATH', 'ERR_NUL',
   'ERR_ENCODED_SEPARATOR', 'ERR_ILLEGAL_CHARACTER', 'ERR_BAD_ENCODING', 'ERR_NOT_ABSOLUTE', 'ERR_SYMLINK_ESCAPE',
   'ERR_SYMLINK_REFUSED', 'ERR_SYMLINK_LOOP', 'ERR_SYMLINK_DANGLING', 'ERR_PERMISSION', 'ERR_NAME_TOO_LONG', 'ERR_OUTSIDE', 'ERR_NOT_GRANTED',
   'ERR_READ_ONLY', 'ERR_WORKSPACE_GONE', 'ERR_WORKSPACE_REPLACED', 'ERR_WORKSPACE_UNMOUNTED', 'ERR_CHANGED_SINCE_READ',
   'ERR_FILE_CHANGED', 'ERR_NOT_TEXT',
 ] as const;
 
-export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath', 'containment'] as const;
+export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment'] as const;
 
 // ------------------------------------------------------------------------------------------------
 // Temporary directories

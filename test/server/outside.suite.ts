@@ -82,7 +82,7 @@ describe('answers about outside paths reveal nothing (v2 client)', () => {
     const entry = readLog(log).find((line) => line.input === 'link-present/file.txt');
     assert.ok(entry, 'the refusal was logged');
     assert.equal(entry.code, 'ERR_SYMLINK_ESCAPE');
-    assert.deepEqual(entry.trace.stages.map((stage: { stage: string }) => stage.stage), ['parse', 'refusals', 'decode', 'normalise', 'case', 'realpath']);
+    assert.deepEqual(entry.trace.stages.map((stage: { stage: string }) => stage.stage), ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath']);
     assert.deepEqual(entry.trace.links, [{ link: path.join(ws, 'link-present'), target: '../outside/present' }]);
   });
 });

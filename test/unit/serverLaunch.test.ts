@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import { DEFAULT_POLICY } from '../../src/core/index.js';
 import { serverLaunch, type Folder } from '../../src/extension/grants.js';
 import type { Settings } from '../../src/extension/settings.js';
-import { DEFAULT_SIMULATED_ROOTS } from '../../src/shared/simulatedRoots.js';
+import { DEFAULT_SIMULATED_ROOTS, NO_SIMULATED_SPELLINGS } from '../../src/shared/simulatedRoots.js';
 
-const settings: Settings = { policy: DEFAULT_POLICY, readOnlyFolders: [], refusalLogSize: 4096, simulatedRoots: DEFAULT_SIMULATED_ROOTS };
+const settings: Settings = { policy: DEFAULT_POLICY, readOnlyFolders: [], refusalLogSize: 4096, simulatedRoots: DEFAULT_SIMULATED_ROOTS, simulatedSpellings: NO_SIMULATED_SPELLINGS };
 const app: Folder = { name: 'app', uri: 'file:///c%3A/Users/dev/app', scheme: 'file', fsPath: 'c:\\Users\\dev\\app' };
 const docs: Folder = { name: 'docs', uri: 'file:///home/dev/docs', scheme: 'file', fsPath: '/home/dev/docs' };
 const remote: Folder = { name: 'remote', uri: 'vscode-remote://ssh/home/dev/x', scheme: 'vscode-remote', fsPath: '/home/dev/x' };

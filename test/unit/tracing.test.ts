@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_POLICY } from '../../src/core/index.js';
-import { simulatedRequest, traceRequest } from '../../src/extension/tracing.js';
+import { simulatedRequest, spellingsFor, traceRequest } from '../../src/extension/tracing.js';
 import { hostPlatform } from '../../src/host/node.js';
 import type { RootChoice, TraceRequest } from '../../src/shared/messages.js';
 import type { ToolName } from '../../src/shared/operations.js';
@@ -183,4 +183,26 @@ test('simulated: a change in a read-only folder is still noted, by the folder it
   assert.equal(trace.path, 'C:\\Users\\dev\\ro\\a.txt');
   assert.equal(serverNote?.code, 'ERR_READ_ONLY');
   assert.match(serverNote?.reason ?? '', new RegExp(ro.uri.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+});
+
+describe('the spellings the inspector simulates (boundaryInspector.simulatedSpellings)', () => {
+  const none = { wslDistribution: '', mappedDrives: {} };
+  test('a WSL distribution for Linux, mapped drives for Windows; neither for the other platform', () => {
+    assert.deepEqual(spellingsFor('linux', { wslDistribution: 'Ubuntu', mappedDrives: {} }, 'win32'), { wsl: { distro: 'Ubuntu' } });
+    assert.deepEqual(spellingsFor('win32', { wslDistribution: '', mappedDrives: { 'Z:': '\\\\fs1\\team' } }, 'linux'), { mappedDrives: { 'Z:': '\\\\fs1\\team' } });
+    assert.deepEqual(spellingsFor('darwin', { wslDistribution: 'Ubuntu', mappedDrives: { 'Z:': '\\\\fs1\\team' } }, 'linux'), {});
+    assert.deepEqual(spellingsFor('win32', none, 'linux'), {}, "another platform's, unset: none of this machine's");
+  });
+
+  test('a Windows path traced for Linux as inside WSL names its /mnt spelling; a mapped share traced for Windows is the drive', () => {
+    const wsl: TraceRequest = { input: 'C:\\Users\\me\\a.txt', root: uri('ws'), platform: 'linux', policy: DEFAULT_POLICY, tool: 'read_text_file' };
+    const inWsl = traceRequest(wsl, roots, DEFAULT_POLICY, 'linux', { wslDistribution: 'Ubuntu', mappedDrives: {} }).trace;
+    assert.equal(inWsl.code, 'ERR_FOREIGN_PATH');
+    assert.match(inWsl.reason, /\/mnt\/c\/Users\/me\/a\.txt/);
+    const mapped: TraceRequest = { input: '\\\\fs1\\team\\ws\\a.txt', root: 'file:///z%3A/ws', platform: 'win32', policy: DEFAULT_POLICY, tool: 'read_text_file' };
+    const onDrive = traceRequest(mapped, roots, DEFAULT_POLICY, 'linux', { wslDistribution: '', mappedDrives: { 'Z:': '\\\\fs1\\team' } }).trace;
+    assert.equal(onDrive.verdict, 'inside', onDrive.reason);
+    assert.equal(onDrive.path, 'Z:\\ws\\a.txt');
+    assert.equal(traceRequest(mapped, roots, DEFAULT_POLICY, 'linux', none).trace.code, 'ERR_UNC');
+  });
 });

@@ -4,7 +4,7 @@ import { decidingStage, type DeciderVerdict } from '../../deciders/index.js';
 import { nodeFileSystem } from '../../host/node.js';
 import { DEFAULT_TOOL, isToolName, OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
 import { renderTrace, renderVerdict } from '../render.js';
-import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, UsageError, writeJson, type Io } from '../usage.js';
+import { EXIT, hostPolicyOptions, parseCommand, platformFrom, platformOption, policyFrom, SPELLING_OPTIONS_HELP, spellingOptions, spellingsFrom, UsageError, writeJson, type Io } from '../usage.js';
 import { DECIDER_OPTIONS_HELP, deciderContext, deciderNamed, deciderOptions, deciderTool, PROGRAM_FLAGS, registeredDeciders } from './deciders.js';
 
 /** Words joined into lines of at most `width`, each after `indent`. */
@@ -27,9 +27,9 @@ const ITSELF = PATH_TOOL_NAMES.filter((name) => !OPERATIONS[name].followFinal);
 export const traceHelp = `Usage: boundary-inspector trace <input> --root <uri-or-path> [options]
        boundary-inspector trace <input> --as <decider> [options]
 
-Traces a URI or path against a workspace root through the seven stages (parse, refusals,
-decode, normalise, case, realpath, containment) and reports whether it is inside, as one of
-the server's tools judges it before touching the disk. When it is not, or nothing is there,
+Traces a URI or path against a workspace root through the eight stages (parse, refusals,
+decode, normalise, alias, case, realpath, containment) and reports whether it is inside, as
+one of the server's tools judges it before touching the disk. When it is not, or nothing is there,
 it lists under "Did you mean" the existing entries the input nearly named: the name in
 another case or Unicode form, with trailing dots or spaces, percent-decoded, cut by a raw
 "#", "?" or space, without the root folder's own name repeated, below the root for a path
@@ -63,6 +63,7 @@ Options:
                                      (default: contain)
   --allow-localhost                  accept file://localhost/... (default: refused)
   --allow-unc                        accept UNC shares on win32 (default: refused)
+${SPELLING_OPTIONS_HELP}
 ${DECIDER_OPTIONS_HELP}
   --json                             print the trace as one JSON object
   -h, --help                         show this help
@@ -74,6 +75,7 @@ Examples:
   boundary-inspector trace 'file:///srv/ws/%2e%2e/private.md' --root file:///srv/ws
   boundary-inspector trace escape-link --root /srv/ws --tool get_file_info
   boundary-inspector trace 'file:///C:/ws/a.txt' --root 'file:///c%3A/ws' --platform win32 --json
+  boundary-inspector trace 'C:\\Users\\me\\ws\\a.txt' --root /mnt/c/Users/me/ws --wsl Ubuntu
   boundary-inspector trace ../ws-evil/a.txt --as server-filesystem --allowed /srv/ws
   boundary-inspector trace .env --as claude-code --cwd /srv/ws --tool Read
 `;
@@ -168,6 +170,7 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
       case: { type: 'string' },
       symlinks: { type: 'string' },
       ...hostPolicyOptions,
+      ...spellingOptions,
       ...deciderOptions,
       as: { type: 'string' },
       json: { type: 'boolean' },
@@ -177,6 +180,9 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
   if (values.help) {
     io.stdout.write(traceHelp);
     return EXIT.ok;
+  }
+  if (values.as !== undefined && (values.wsl !== undefined || values['wsl-mount-root'] !== undefined || values['map-drive'] !== undefined)) {
+    throw new UsageError("--wsl, --wsl-mount-root and --map-drive describe this server's host: not with --as");
   }
   if (values.as !== undefined) return runTraceAs(positionals[0]!, { ...values, as: values.as }, io, host);
   for (const flag of ['allowed', 'cwd', 'add-dir', 'home', ...PROGRAM_FLAGS] as const) {
@@ -190,6 +196,7 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
   const root = prepareRoot(values.root, {
     platform,
     policy: policyFrom(values),
+    spellings: spellingsFrom(values, platform, host, io.env),
     ...(platform === host ? { fs: nodeFileSystem } : {}),
   });
   // One root only: no other workspace to point to, so near misses come from the disk alone; and

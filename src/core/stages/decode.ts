@@ -60,7 +60,11 @@ export function decode(parsed: Parsed, ctx: StageContext): StageOutcome<Decoded>
         notes.push(`the UNC host is taken as the client wrote it, decoded once: ${quoted(server)}, not the parser's ${quoted(parsed.url.hostname)}`);
       }
     } else if (/^\/[A-Za-z]:/.test(decoded)) path = backslashed.slice(1);
-    else path = backslashed;
+    else if (/^\/{3}[^/]/.test(decoded)) {
+      // Five slashes (`file://///server/share`): the share, as Python's url2pathname reads it.
+      path = backslashed.slice(1);
+      notes.push('five slashes: the path after the empty host is the UNC path \\\\server\\share');
+    } else path = backslashed;
   }
   const kind = classifyPath(path, ctx.platform);
   if (ctx.platform === 'win32' && kind === 'rooted') {

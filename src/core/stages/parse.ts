@@ -62,6 +62,17 @@ export function parse(raw: string, ctx: StageContext): StageOutcome<Parsed> {
   if (raw === '') {
     return refused('parse', { input: raw, rule }, 'ERR_PARSE', 'The input is empty: give a file: URI or a path.');
   }
+  // A URI with spaces or controls around it: WHATWG URL drops them, a path keeps them (a file may
+  // be named " a"), so the two readings differ. Neither is taken.
+  const trimmed = raw.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
+  if (trimmed !== raw && SCHEME.test(trimmed)) {
+    return refused(
+      'parse',
+      { input: raw, rule },
+      'ERR_PARSE',
+      `${quoted(raw)} is a URI with spaces or control characters before or after it: a URI parser drops them and reads ${quoted(trimmed)}, a path keeps them as part of a name. Send it without them.`,
+    );
+  }
   // Win32 naming rules: `nul:` and `com1:x` name the device before the colon, not a URI scheme.
   const scheme = SCHEME.exec(raw);
   const deviceName = scheme !== null && ctx.platform === 'win32' && isReservedDeviceName(scheme[0].slice(0, -1));

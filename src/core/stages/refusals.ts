@@ -1,4 +1,5 @@
 import { passed, refused, type StageContext, type StageOutcome } from '../stage.js';
+import { foreignPath, foreignReason, localShare, translateForeign, type ForeignPath } from '../spellings.js';
 import type { RefusalCode } from '../types.js';
 import { isDeviceNamespace, namesUncServer, uncServer } from '../uncHost.js';
 import { ambiguousTrailing, holdsStream, isReservedDeviceName, uriNames, win32Names } from '../win32Names.js';
@@ -69,6 +70,16 @@ function schemeReason(raw: string, protocol: string, win32: boolean): string {
 }
 
 /**
+ * The input as another system's path, and its spelling here when there is one: a path as sent,
+ * or a file URI's path decoded (`file://C:/x` excepted: its drive stands where the host goes).
+ */
+export function foreignInput(parsed: Parsed, ctx: StageContext): { readonly foreign: ForeignPath; readonly translated: string | undefined } | undefined {
+  if (parsed.form === 'uri' && (parsed.url.protocol !== 'file:' || /^[A-Za-z][:|]$/.test(parsed.rawAuthority ?? ''))) return undefined;
+  const foreign = foreignPath(parsed.form === 'uri' ? lenientDecode(parsed.pathname) : parsed.raw, ctx.platform, parsed.form === 'uri');
+  return foreign === undefined ? undefined : { foreign, translated: translateForeign(foreign, ctx.platform, ctx.spellings, ctx.root) };
+}
+
+/**
  * Stage 2: refuse what the parser accepted but this server will not serve, judged on the text the
  * client sent. Checks run in the order of the code table; the first that applies wins.
  */
@@ -88,15 +99,30 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     // Hosts, shares and devices are questions about file URIs; another scheme is refused as such.
     const isFile = protocol === 'file:';
     const authority = isFile ? (rawAuthority ?? '') : '';
+    // `file://C:/x`: a drive letter where the host goes. WHATWG reads it as the drive; RFC 8089
+    // and other readers as a server named "C:".
+    const driveAsHost = /^[A-Za-z][:|]$/.test(authority);
+    const foreign = foreignInput(parsed, ctx);
+    if (foreign !== undefined) {
+      findings.push({ code: 'ERR_FOREIGN_PATH', reason: foreignReason(raw, foreign.foreign, platform, ctx.spellings, foreign.translated, true) });
+    }
     const isLocalhost = authority.toLowerCase() === 'localhost';
-    const isUncHost = win32 && namesUncServer(authority);
+    const isUncHost = win32 && namesUncServer(authority) && !driveAsHost;
     // Judged as Windows will see it: the host as written, decoded once, and the decoded names.
     const server = isUncHost ? (uncServer(authority) ?? authority) : null;
     // Decoded names matter only to Windows' rules for file URIs.
     const segments = isFile && win32 ? pathname.split('/').map(lenientDecode) : [];
     const decodedPath = segments.join('/');
     const names = isFile && win32 ? uriNames(server, segments) : [];
-    if (authority !== '' && !isUncHost) {
+    if (driveAsHost) {
+      const drive = authority[0]!.toUpperCase();
+      findings.push({
+        code: 'ERR_HOST',
+        reason:
+          `The URI puts the drive ${drive}: where a host goes (two slashes before it): the WHATWG parser reads it as the drive, RFC 8089 and other readers as a server named ${quoted(authority)}. ` +
+          `Write file:///${drive}:/... (three slashes).`,
+      });
+    } else if (authority !== '' && !isUncHost) {
       if (isLocalhost && policy.localhost === 'allow') {
         notes.push('host "localhost" allowed by policy (RFC 8089: the local machine)');
       } else {
@@ -116,8 +142,12 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
           'A file whose name contains them must be percent-encoded: "?" as %3F, "#" as %23.',
       });
     }
-    const uncByPath = isFile && win32 && /^\/\/[^/]/.test(pathname) && !/^\/\/[?.](\/|$)/.test(decodedPath);
-    if (isUncHost || uncByPath) {
+    // `file:////server/share` and `file://///server/share` (as Python's url2pathname reads it).
+    const uncByPath = isFile && win32 && /^\/{2,3}[^/]/.test(pathname) && !/^\/{2,3}[?.](\/|$)/.test(decodedPath);
+    const share = isUncHost ? [server!, segments[1] ?? ''] : uncByPath ? decodedPath.replace(/^\/+/, '').split('/') : [];
+    const local = isUncHost || uncByPath ? localShare(share[0]!, share[1] ?? '', ctx.spellings) : undefined;
+    if (local !== undefined) notes.push(local);
+    else if (isUncHost || uncByPath) {
       if (policy.unc === 'allow') notes.push('UNC share allowed by policy');
       else
         findings.push({
@@ -169,7 +199,14 @@ export function refusals(parsed: Parsed, ctx: StageContext): StageOutcome<Parsed
     if (trailing !== undefined) findings.push({ code: 'ERR_ILLEGAL_CHARACTER', reason: trailingReason(trailing, 'the decoded URI') });
   } else {
     const pathNames = win32 ? win32Names(raw) : [];
-    if (parsed.kind === 'unc') {
+    const foreign = foreignInput(parsed, ctx);
+    if (foreign !== undefined) {
+      findings.push({ code: 'ERR_FOREIGN_PATH', reason: foreignReason(raw, foreign.foreign, platform, ctx.spellings, foreign.translated, false) });
+    }
+    const share = parsed.kind === 'unc' ? raw.replace(/^[\\/]+/, '').split(/[\\/]/) : [];
+    const local = parsed.kind === 'unc' ? localShare(share[0]!, share[1] ?? '', ctx.spellings) : undefined;
+    if (local !== undefined) notes.push(local);
+    else if (parsed.kind === 'unc') {
       if (policy.unc === 'allow') notes.push('UNC share allowed by policy');
       else
         findings.push({

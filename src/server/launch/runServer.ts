@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
 import { hostPlatform, nodeFileSystem, realPathOr } from '../../host/node.js';
-import { isInside, splitAbsolute, visible, type Platform } from '../../core/index.js';
+import { DEFAULT_WSL_MOUNT_ROOT, isInside, splitAbsolute, visible, type Platform } from '../../core/index.js';
+import { readSpellings } from '../../host/spellings.js';
 import { buildGrants, type Grant } from '../grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError, type ServeOptions } from './options.js';
 import { RefusalChannel, relayRefusals } from '../refusals/refusalChannel.js';
@@ -134,14 +135,16 @@ export function runServer(args: readonly string[]): number | 'serving' {
     return 0;
   }
   const platform = hostPlatform();
-  const { grants, errors, warnings } = buildGrants(options.grants, { platform, policy: options.policy, fs: nodeFileSystem, isDirectory });
+  const marker = sandboxMarker(process.env);
+  const spellings = marker?.spellings ?? readSpellings(platform, process.env);
+  const { grants, errors, warnings } = buildGrants(options.grants, { platform, policy: options.policy, fs: nodeFileSystem, spellings, isDirectory });
+  if (spellings.wsl) log(`inside WSL (${spellings.wsl.distro}): a Windows path is refused with its ${spellings.wsl.mountRoot ?? DEFAULT_WSL_MOUNT_ROOT} spelling`);
   for (const warning of warnings) log(warning);
   if (errors.length > 0) {
     for (const error of errors) log(error);
     return 2;
   }
   const refusalLog = options.refusalLog === undefined ? undefined : path.resolve(options.refusalLog);
-  const marker = sandboxMarker(process.env);
   // Inside the sandbox the log is not visible: the launcher outside checked it and writes it.
   if (refusalLog && marker === undefined) {
     // Checked before its folder is made: a refused log leaves nothing behind in the workspace.
@@ -168,6 +171,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
     workspaces: grants.map((grant) => ({ path: grant.path, realPath: grant.realPath, rights: grant.rights })),
     refusalLog,
     runtime: process.execPath,
+    spellings,
     script,
   };
   // First, inside: the launcher waits for this byte to know the sandbox was set up and the server runs.

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Platform } from '../../core/index.js';
+import type { Platform, Spellings } from '../../core/index.js';
 import { findOnPath, realPathOr } from '../../host/node.js';
 import { thisProcess } from '../fs/index.js';
 import { SANDBOX_EXEC, sandboxProspect, sandboxSummary, type SandboxMechanism, type SandboxState } from '../../host/protection.js';
@@ -33,6 +33,8 @@ export interface SandboxConfig {
   readonly refusalLog?: string | undefined;
   /** The runtime binary (`process.execPath`; VS Code's own binary under ELECTRON_RUN_AS_NODE). */
   readonly runtime: string;
+  /** This machine's other spellings, as the launcher read them: handed to the server inside. */
+  readonly spellings?: Spellings | undefined;
   /** The script the runtime runs (`process.argv[1]`); its folder is the server bundle. */
   readonly script?: string | undefined;
   /** Linux: the bubblewrap binary. */
@@ -179,7 +181,12 @@ export function bubblewrapArgs(config: SandboxConfig, env: Readonly<Record<strin
  */
 export function sandboxLaunch(config: SandboxConfig, command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): SandboxLaunch {
   const mechanism = sandboxMechanism(config.platform);
-  const channel = { channel: LAUNCHER_CHANNEL_FD, writer: thisProcess(), ...(config.refusalLog === undefined ? {} : { refusalLog: config.refusalLog }) };
+  const channel = {
+    channel: LAUNCHER_CHANNEL_FD,
+    writer: thisProcess(),
+    ...(config.refusalLog === undefined ? {} : { refusalLog: config.refusalLog }),
+    ...(config.spellings === undefined ? {} : { spellings: config.spellings }),
+  };
   if (mechanism === 'bubblewrap') {
     const arch = seccompArchitecture(config.arch ?? process.arch);
     const marker: SandboxMarker = {

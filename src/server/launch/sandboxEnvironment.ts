@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { SandboxMechanism } from '../../host/protection.js';
 import type { Rights } from '../grants.js';
 import type { Writer } from '../fs/index.js';
+import type { Spellings } from '../../core/index.js';
 
 /**
  * What crosses into the sandbox by way of the environment: the only place it is said. Nothing else
@@ -61,6 +62,8 @@ export interface SandboxMarker {
    * of another's temporaries lives.
    */
   readonly writer?: Writer;
+  /** The launcher's reading of this machine's other spellings (inside, WSL's interop is out of sight). */
+  readonly spellings?: Spellings;
 }
 
 export function namespacesOf(pid: number | 'self'): Partial<Record<NamespaceName, string>> {

@@ -13,7 +13,7 @@ const findingSchema = z.object({
     .enum(FINDING_KINDS)
     .describe(
       'link-escapes (a link leading outside: every path through it is refused), link-dangling, link-loop, unreadable (a folder or entry that could not be examined), ' +
-        'not-portable (a name Windows or macOS cannot hold), hidden-characters (a name holding bidi controls or invisible characters, which reads as another on screen), case-twins and unicode-twins (names another platform takes as one), hard-link (a file with other names).',
+        'not-portable (a name Windows or macOS cannot hold), wsl-one-side (inside WSL, a name or link only Linux or only Windows can use), hidden-characters (a name holding bidi controls or invisible characters, which reads as another on screen), case-twins and unicode-twins (names another platform takes as one), hard-link (a file with other names).',
     ),
   path: z.string().describe('The entry\'s absolute path.'),
   detail: z.string().describe('What is wrong, and what to do about it.'),

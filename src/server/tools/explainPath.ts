@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { NEAR_MISS_WHYS, verdictFor, withNearMisses, type NearMissWhy } from '../../core/index.js';
+import { NEAR_MISS_WHYS, STAGES, verdictFor, withNearMisses, type NearMissWhy } from '../../core/index.js';
 import { DEFAULT_TOOL, OPERATIONS, type ToolName } from '../../shared/operations.js';
 import { TRACE_FACTS_META_KEY, type TraceFacts } from '../../shared/appView.js';
 import { TRACE_VIEW } from './appViews.js';
 import { defineTool, otherWorkspaces, pathField, pathToolField } from './tool.js';
 
 const stageSchema = z.object({
-  stage: z.string().describe('parse, refusals, decode, normalise, case, realpath or containment.'),
+  stage: z.string().describe(`${STAGES.slice(0, -1).join(', ')} or ${STAGES.at(-1)}.`),
   status: z.enum(['pass', 'refuse', 'note', 'skip']).describe('What the stage did.'),
   input: z.string().describe('What the stage was given.'),
   output: z.string().optional().describe('What it handed on; absent when it refused.'),
@@ -17,7 +17,7 @@ const stageSchema = z.object({
 const nearMissSchema = z.object({
   path: z.string().describe('The existing entry (for why = workspace, the path as given, which lies in that workspace).'),
   uri: z.string().describe('Its file: URI: the spelling to send instead.'),
-  why: z.enum(NEAR_MISS_WHYS as [NearMissWhy, ...NearMissWhy[]]).describe('How it differs: case, unicode, percent-encoding, trailing-dot-space, root-name (the workspace folder\'s name repeated), root-relative (written from the filesystem\'s root), separator (a backslash for "/"), or another granted workspace.'),
+  why: z.enum(NEAR_MISS_WHYS as [NearMissWhy, ...NearMissWhy[]]).describe('How it differs: case, unicode, percent-encoding, trailing-dot-space, root-name (the workspace folder\'s name repeated), root-relative (written from the filesystem\'s root), separator (a backslash for "/"), other-system (another system\'s path as this one spells it), or another granted workspace.'),
   workspace: z.string().optional().describe('For why = workspace: the workspace URI to pass as workspaceUri.'),
 });
 

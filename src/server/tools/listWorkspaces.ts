@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { STAGES } from '../../core/index.js';
 import { protectionLayers } from '../../shared/layers.js';
 import { anchorOf } from '../fs/index.js';
 import type { ServerState } from './tool.js';
@@ -68,7 +69,7 @@ function describeWorkspaces(state: ServerState): Listing {
     workspaces: state.grants.map((grant) => ({ uri: grant.uri, path: grant.path, realPath: grant.realPath, rights: grant.rights })),
     layers: {
       authorization: 'active: workspaceUri must name a granted workspace folder itself (its URI or path, compared after normalisation), never a folder inside or beside it',
-      containment: `active: every path is traced (parse, refusals, decode, normalise, case, realpath, containment); symlinks: ${state.grants[0]?.root.ctx.policy.symlinks ?? 'contain'}`,
+      containment: `active: every path is traced (${STAGES.join(', ')}); symlinks: ${state.grants[0]?.root.ctx.policy.symlinks ?? 'contain'}`,
       anchoredIo: { active: anchoredLayer.active, detail: anchoredLayer.detail },
       sandbox: { active: state.sandbox.active, ...(state.sandbox.mechanism !== null ? { mechanism: state.sandbox.mechanism } : {}), detail: state.sandbox.detail },
     },
