@@ -7,6 +7,7 @@ import { codex } from './codex/index.js';
 import { geminiCli } from './gemini-cli/index.js';
 import { naive } from './naive/index.js';
 import { serverFilesystem } from './server-filesystem/index.js';
+import { vscodeAgent } from './vscode-agent/index.js';
 import { accessIn, toolFor } from './tools.js';
 import { DECIDER_NAMES, type Access, type Decider, type DeciderFileSystem, type DeciderName } from './types.js';
 
@@ -20,6 +21,7 @@ export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
   'claude-code': claudeCode,
   codex,
   'gemini-cli': geminiCli,
+  'vscode-agent': vscodeAgent,
   naive,
 };
 
