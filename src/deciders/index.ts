@@ -14,6 +14,7 @@ import { DECIDER_NAMES, type Access, type Decider, type DeciderFileSystem, type 
 export * from './types.js';
 export { decidingStage, sourceText } from './reading.js';
 export { toolFor };
+export { contextFromLayers, isApplicationSetting, DEFAULT_AUTO_APPROVE, VSCODE_SETTINGS, type SettingsLayer } from './vscode-agent/settings.js';
 
 export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
   'boundary-inspector': boundaryInspector,

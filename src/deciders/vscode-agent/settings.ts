@@ -60,6 +60,8 @@ const SCOPES: Readonly<Record<string, 'application' | 'window'>> = {
   [ELIGIBLE]: 'window',
 };
 export const VSCODE_SETTINGS = Object.keys(SCOPES);
+/** Whether VS Code reads a setting from user settings alone. */
+export const isApplicationSetting = (setting: string) => SCOPES[setting] === 'application';
 
 export type LayerRole = 'user settings' | 'workspace settings' | 'workspace folder settings';
 
@@ -69,11 +71,13 @@ export interface SettingsLayer {
   readonly values: Readonly<Record<string, unknown>>;
   readonly file?: string;
   readonly text?: string;
+  /** Where the settings sit in the file: under `settings` in a `.code-workspace` file. */
+  readonly at?: readonly string[];
 }
 
 function sourceIn(layer: SettingsLayer, at: readonly (string | number)[], written: string): RuleSource {
   if (layer.file === undefined) return { text: `${written} (${layer.role})` };
-  return { text: written, file: layer.file, ...(layer.text !== undefined ? { line: lineOf(layer.text, at) } : {}) };
+  return { text: written, file: layer.file, ...(layer.text !== undefined ? { line: lineOf(layer.text, [...(layer.at ?? []), ...at]) } : {}) };
 }
 
 const DEFAULT_SOURCE = (written: string): RuleSource => ({ text: `${written} (VS Code's default)` });
@@ -82,7 +86,7 @@ const DEFAULT_SOURCE = (written: string): RuleSource => ({ text: `${written} (VS
 function applying(setting: string, layers: readonly SettingsLayer[], unapplied: { setting: string; source: RuleSource; why: string }[]): SettingsLayer[] {
   return layers.filter((layer) => {
     if (layer.values[setting] === undefined) return false;
-    if (SCOPES[setting] === 'application' && layer.role !== 'user settings') {
+    if (isApplicationSetting(setting) && layer.role !== 'user settings') {
       unapplied.push({ setting, source: sourceIn(layer, [setting], `"${setting}"`), why: `${setting} is an application setting: VS Code reads it from user settings only and ignores it in ${layer.role}` });
       return false;
     }
