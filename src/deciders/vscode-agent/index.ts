@@ -125,7 +125,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
         break;
       case 'missing':
         stages.push(stage('isFileExternalAndNeedsConfirmation', 'refuse', path, null, 'outside the workspace a file that does not exist is an error before any question', `File ${path} does not exist`));
-        return finish('deny', { text: `File ${path} does not exist (outside the workspace)` }, path, [{ text: 'Read a file that exists, or add its folder to the workspace.', path }]);
+        return finish('deny', { text: `File ${path} does not exist (outside the workspace)` }, path, outsideFixes(path, false));
       case 'outside':
         asks = { rule: `${path} is outside of ${which}`, fixes: outsideFixes(path, true) };
         stages.push(stage('isFileExternalAndNeedsConfirmation', 'ask', path, null, 'outside the workspace folders read_file asks (open editors, instruction and skill files aside, which this model does not see)', `Allow reading external files? ${asks.rule}.`));
@@ -136,7 +136,7 @@ function decide(this: Decider, input: string, toolName: string, ctx: DeciderCont
     const edit = editCheck(path, setup);
     if (edit.kind === 'error') {
       stages.push(stage('createEditConfirmation', 'refuse', path, null, 'assertPathIsSafe: a path Windows could take two ways is refused', edit.error));
-      return finish('deny', { text: edit.error }, path, [{ text: 'Give the tool the plain long path of the file.', path }]);
+      return finish('deny', { text: edit.error }, path, [{ text: 'Give the tool the full path of the file as Windows names it: no 8.3 short name, alternate data stream, device name, or name ending in a dot or a space.' }]);
     }
     const describe = (one: EditJudged) => {
       if (one.reason === 'outside') return `${visible(one.path)}: outside every workspace folder`;
