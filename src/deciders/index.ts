@@ -7,12 +7,14 @@ import { codex } from './codex/index.js';
 import { geminiCli } from './gemini-cli/index.js';
 import { naive } from './naive/index.js';
 import { serverFilesystem } from './server-filesystem/index.js';
+import { vscodeAgent } from './vscode-agent/index.js';
 import { accessIn, toolFor } from './tools.js';
 import { DECIDER_NAMES, type Access, type Decider, type DeciderFileSystem, type DeciderName } from './types.js';
 
 export * from './types.js';
 export { decidingStage, sourceText } from './reading.js';
 export { toolFor };
+export { contextFromLayers, isApplicationSetting, DEFAULT_AUTO_APPROVE, VSCODE_SETTINGS, type SettingsLayer } from './vscode-agent/settings.js';
 
 export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
   'boundary-inspector': boundaryInspector,
@@ -20,6 +22,7 @@ export const DECIDERS: Partial<Record<DeciderName, Decider>> = {
   'claude-code': claudeCode,
   codex,
   'gemini-cli': geminiCli,
+  'vscode-agent': vscodeAgent,
   naive,
 };
 

@@ -33,6 +33,20 @@ export function readJsonSettings(fs: DeciderFileSystem, path: string): JsonSetti
   }
 }
 
+/**
+ * Reads a settings file as VS Code does: comments and trailing commas allowed, and what parses of
+ * a broken file kept (`error` then says what did not).
+ */
+export function readJsoncSettings(fs: DeciderFileSystem, path: string): JsonSettingsFile {
+  const look = fs.lstat(path);
+  if (look.kind === 'missing') return { path, found: false };
+  const text = fs.readText(path);
+  if (text === undefined) return look.kind === 'symlink' ? { path, found: false } : { path, found: true, error: 'the file cannot be read' };
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return { path, found: true, text, value, ...(errors.length > 0 ? { error: `it does not parse whole (${errors.length} error${errors.length === 1 ? '' : 's'}); what parses is used` } : {}) };
+}
+
 /** Whether a value is a JSON object (not an array, not null). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

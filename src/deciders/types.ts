@@ -156,6 +156,20 @@ export interface VsCodeContext {
   readonly workspaceFolders: readonly string[];
   /** `chat.tools.edits.autoApprove`, as VS Code resolved it, with where each entry was set. */
   readonly autoApprove: readonly { readonly glob: string; readonly approve: boolean; readonly source: RuleSource }[];
+  /** `chat.hookFilesLocations`: every location named, whatever its value, is an edit that always asks. */
+  readonly hookFiles?: readonly { readonly location: string; readonly source: RuleSource }[];
+  /** `github.copilot.chat.additionalReadAccessPaths`: folders read_file may read outside the workspace without asking. */
+  readonly readAccessPaths?: readonly { readonly path: string; readonly source: RuleSource }[];
+  /** `chat.permissions.default`: the permission level a new chat starts in. */
+  readonly permissionsDefault?: { readonly value: string; readonly source: RuleSource };
+  /** `chat.tools.global.autoApprove`: every tool's question answered yes (or those of the tools named). */
+  readonly globalAutoApprove?: { readonly value: boolean | Readonly<Record<string, boolean>>; readonly source: RuleSource };
+  /** `chat.tools.eligibleForAutoApproval`: a tool set to false always asks. */
+  readonly eligibleForAutoApproval?: readonly { readonly tool: string; readonly eligible: boolean; readonly source: RuleSource }[];
+  /** Values found where VS Code does not apply them (an application setting in workspace settings), and why. */
+  readonly unapplied?: readonly { readonly setting: string; readonly source: RuleSource; readonly why: string }[];
+  /** The settings files these came from, where they are known. */
+  readonly files?: readonly { readonly path: string; readonly role: string; readonly found: boolean }[];
 }
 
 export interface Decider {

@@ -46,7 +46,8 @@ export function deciderContextFor(request: TraceRequest, setup: DeciderSetup, ho
     root: request.root,
     policy: request.policy,
     env: setup.env,
-    ...(setup.vscode !== undefined ? { vscode: setup.vscode() } : {}),
+    // Another platform's decision reads nothing of this window: vscode-agent takes its defaults there.
+    ...(setup.vscode !== undefined && !simulated ? { vscode: setup.vscode() } : {}),
   };
 }
 

@@ -122,6 +122,8 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     provider,
     ...serverShown,
     ownServers,
+    // Loaded at a trace's first "Decided by": it takes the deciders' settings merge, which activation does not load.
+    vscodeAgent: () => (require('./vscodeAgent.js') as typeof import('./vscodeAgent.js')).vscodeAgentContext(),
   };
   const rootOf = (uri: vscode.Uri) => vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() ?? null;
   const showRefusal = (entry: RefusalEntry) => showPanel({ type: 'loadRefusal', entry });

@@ -224,6 +224,32 @@ describe('trace --as and compare', { skip: process.platform === 'win32' && 'need
     assert.ok((untrusted.fixes as { flag?: string }[]).some((fix) => fix.flag === '--skip-trust'));
   });
 
+  test("vscode-agent: an edit of .env asks by VS Code's default glob, and the entry offered, written to the user settings file, lets it through from its line", () => {
+    const home = path.join(dir, 'home-vscode');
+    fs.writeFileSync(path.join(ws, '.env'), 'X=1\n');
+    const asked = ['trace', `${ws}/.env`, '--as', 'vscode-agent', '--cwd', ws, '--home', home, '--tool', 'replace_string_in_file'];
+    const { status, body } = json(asked, { XDG_CONFIG_HOME: '', VSCODE_APPDATA: '' });
+    assert.equal(status, 3);
+    assert.equal(body.decision, 'ask');
+    assert.equal(body.basis, 'documented');
+    assert.match((body.rule as { text: string }).text, /sensitive files/);
+    const userFile = path.join(home, '.config', 'Code', 'User', 'settings.json');
+    assert.deepEqual((body.configFiles as { path: string; found: boolean }[]).map((file) => [file.path, file.found]), [
+      [userFile, false],
+      [path.join(ws, '.vscode', 'settings.json'), false],
+    ]);
+    const fix = (body.fixes as { file?: string; add?: string }[]).find((each) => each.add?.endsWith(': true'))!;
+    assert.equal(fix.file, userFile);
+    fs.mkdirSync(path.dirname(userFile), { recursive: true });
+    fs.writeFileSync(userFile, `{\n  // JSONC, as VS Code reads it\n  "chat.tools.edits.autoApprove": {\n    ${fix.add},\n  },\n}\n`);
+    const fixed = json(asked, { XDG_CONFIG_HOME: '', VSCODE_APPDATA: '' });
+    assert.equal(fixed.status, 0);
+    assert.equal(fixed.body.decision, 'allow');
+    assert.deepEqual(fixed.body.rule, { text: `${ws}/.env is edited without asking`, source: { text: fix.add, file: userFile, line: 4 } });
+    const compared = json<{ decider: string; decision: string }[]>(['compare', `${ws}/escape/new.txt`, '--root', ws, '--home', home, '--tool', 'write_file']).body;
+    assert.equal(compared.find((row) => row.decider === 'vscode-agent')?.decision, 'ask');
+  });
+
   test("usage: an unknown decider, and a decider's input without --as", () => {
     const unknown = run(['trace', 'a.txt', '--as', 'cursor', '--root', ws]);
     assert.equal(unknown.status, 2);
