@@ -16,7 +16,7 @@ import {
   editFileName,
   type RoundTripWorkspace,
 } from './fixtures.js';
-import { answerText, CONFIGURATION_LABELS, CONFIGURATIONS, sandbox, startServer, UnavailableError, type Configuration, type RunningServer, type ToolAnswer } from './servers.js';
+import { answerText, CONFIGURATION_LABELS, CONFIGURATIONS, sandbox, startServer, UnavailableError, type Configuration, type OursConfiguration, type RunningServer, type ToolAnswer } from './servers.js';
 import { formatBytes, formatMs, formatNumber, formatRatio, median, msSince, nowNs, percentile, renderTable, roundOrder, type Verdict } from './stats.js';
 
 export interface RoundTripSettings {
@@ -33,7 +33,9 @@ export const FULL_ROUND_TRIPS: RoundTripSettings = { rounds: 15, roundMillis: 40
 export const QUICK_ROUND_TRIPS: RoundTripSettings = { rounds: 3, roundMillis: 150, minCallsPerRound: 1, warmupCalls: 5 };
 
 /** The goal for ours/reference calls per second, by configuration. */
-export const ROUND_TRIP_GOALS: Readonly<Record<Exclude<Configuration, 'reference'>, number>> = { 'ours-off': 1.0, 'ours-sandbox': 0.9 };
+export const ROUND_TRIP_GOALS: Readonly<Record<OursConfiguration, number>> = { 'ours-off': 1.0, 'ours-sandbox': 0.9 };
+/** The goal for ours (sandbox off) / the no-check floor calls per second, on the rows the floor answers. */
+export const FLOOR_GOAL = 0.8;
 
 interface Call {
   readonly tool: string;
@@ -47,6 +49,8 @@ export interface RoundTripCase {
   readonly heavy: boolean;
   ours(workspaceUri: string, server: Configuration): Call;
   reference(root: string, server: Configuration): Call;
+  /** The no-check floor's call, on the light rows only. */
+  floor?(root: string): Call;
   /**
    * Throws when the answers show the call did not do the work the row claims (an error, a
    * truncated walk). One answer, or every page of ours where an answer has a budget.
@@ -102,6 +106,7 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     heavy: false,
     ours: () => ({ tool: 'list_workspaces', args: {} }),
     reference: () => ({ tool: 'list_allowed_directories', args: {} }),
+    floor: () => ({ tool: 'list_workspaces', args: {} }),
   },
   {
     id: 'get_file_info',
@@ -109,6 +114,7 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     heavy: false,
     ours: (workspaceUri) => ({ tool: 'get_file_info', args: { workspaceUri, path: FILE_4K } }),
     reference: (root) => ({ tool: 'get_file_info', args: { path: path.join(root, FILE_4K) } }),
+    floor: () => ({ tool: 'get_file_info', args: { path: FILE_4K } }),
   },
   {
     id: 'read_4k',
@@ -116,6 +122,7 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     heavy: false,
     ours: (workspaceUri) => ({ tool: 'read_text_file', args: { workspaceUri, path: FILE_4K } }),
     reference: (root) => ({ tool: 'read_text_file', args: { path: path.join(root, FILE_4K) } }),
+    floor: () => ({ tool: 'read_text_file', args: { path: FILE_4K } }),
   },
   {
     id: 'read_1m',
@@ -208,6 +215,10 @@ export interface ServerMeasurement {
   readonly cpuMsPerCall?: number;
   /** reference / ours CPU per call, same direction as ratio. */
   readonly cpuRatio?: number;
+  /** ours / the no-check floor calls per second, where the floor answers the row. */
+  readonly floorRatio?: number;
+  readonly floorGoal?: number;
+  readonly floorVerdict?: Verdict;
   /** The answer's size as the client decoded it, JSON-encoded: encoding and the pipe cost scale with it. */
   readonly answerBytes?: number;
   readonly goal?: number;
@@ -227,6 +238,7 @@ export interface RoundTripReport {
 }
 
 function callFor(testCase: RoundTripCase, configuration: Configuration, workspace: RoundTripWorkspace): Call {
+  if (configuration === 'floor') return testCase.floor!(workspace.root);
   return configuration === 'reference' ? testCase.reference(workspace.root, configuration) : testCase.ours(pathToFileURL(workspace.root).href, configuration);
 }
 
@@ -249,7 +261,7 @@ async function measureCase(
   const rounds = new Map<Configuration, number[]>();
   const errors = new Map<Configuration, string>();
   const answerBytes = new Map<Configuration, number>();
-  const live = [...servers.keys()];
+  const live = [...servers.keys()].filter((configuration) => configuration !== 'floor' || testCase.floor !== undefined);
   for (const configuration of live) {
     latencies.set(configuration, []);
     rounds.set(configuration, []);
@@ -307,7 +319,9 @@ async function measureCase(
   const referenceRan = !errors.has('reference') && servers.has('reference');
   const referenceRate = referenceRan ? median(rounds.get('reference')!) : undefined;
   const referenceMedian = referenceRan ? median(latencies.get('reference')!) : undefined;
-  const results: ServerMeasurement[] = CONFIGURATIONS.map((configuration) => {
+  const floorRate = testCase.floor !== undefined && servers.has('floor') && !errors.has('floor') ? median(rounds.get('floor')!) : undefined;
+  const shown = CONFIGURATIONS.filter((configuration) => configuration !== 'floor' || testCase.floor !== undefined);
+  const results: ServerMeasurement[] = shown.map((configuration) => {
     const failure = failures.get(configuration);
     if (failure !== undefined) return { configuration, status: 'unavailable', reason: failure };
     const error = errors.get(configuration);
@@ -325,8 +339,10 @@ async function measureCase(
       ...(cpuPerCall.has(configuration) ? { cpuMsPerCall: cpuPerCall.get(configuration)! } : {}),
       ...(answerBytes.has(configuration) ? { answerBytes: answerBytes.get(configuration)! } : {}),
     };
-    if (configuration === 'reference' || referenceRate === undefined) return base;
+    if (configuration === 'reference' || configuration === 'floor' || referenceRate === undefined) return base;
     const ratio = callsPerSecond / referenceRate;
+    const floorRatio = floorRate === undefined ? undefined : callsPerSecond / floorRate;
+    const floor = floorRatio === undefined ? {} : configuration === 'ours-off' ? { floorRatio, floorGoal: FLOOR_GOAL, floorVerdict: floorRatio >= FLOOR_GOAL ? ('pass' as const) : ('FAIL' as const) } : { floorRatio };
     const goal = ROUND_TRIP_GOALS[configuration];
     const referenceCpu = cpuPerCall.get('reference');
     const cpuRatio = referenceCpu !== undefined && base.cpuMsPerCall !== undefined && base.cpuMsPerCall > 0 ? referenceCpu / base.cpuMsPerCall : undefined;
@@ -337,6 +353,7 @@ async function measureCase(
       ...(cpuRatio !== undefined ? { cpuRatio } : {}),
       goal,
       verdict: ratio >= goal ? 'pass' : 'FAIL',
+      ...floor,
     };
   });
   return { id: testCase.id, label: testCase.label, servers: results };
@@ -377,11 +394,11 @@ export async function runRoundTrips(options: {
 export function formatRoundTrips(report: RoundTripReport): string {
   const table: (string | number)[][] = [];
   for (const row of report.rows) {
-    table.push([row.label, '', '', '', '', '', '', '', '', '', '', '']);
+    table.push([row.label, '', '', '', '', '', '', '', '', '', '', '', '', '']);
     for (const server of row.servers) {
       const name = `  ${CONFIGURATION_LABELS[server.configuration]}`;
       if (server.status !== 'ran') {
-        table.push([name, server.status, '', '', '', '', '', '', '', '', '', server.reason?.slice(0, 70) ?? '']);
+        table.push([name, server.status, '', '', '', '', '', '', '', '', '', '', '', server.reason?.slice(0, 70) ?? '']);
         continue;
       }
       table.push([
@@ -397,8 +414,10 @@ export function formatRoundTrips(report: RoundTripReport): string {
         server.cpuRatio === undefined ? '' : formatRatio(server.cpuRatio),
         server.goal === undefined ? '' : `>= ${server.goal.toFixed(1)}`,
         server.verdict ?? '',
+        server.floorRatio === undefined ? '' : formatRatio(server.floorRatio),
+        server.floorGoal === undefined ? '' : `>= ${server.floorGoal.toFixed(1)} ${server.floorVerdict}`,
       ]);
     }
   }
-  return renderTable(['call / server', 'calls/s', 'median ms', 'p99 ms', 'calls', 'answer', 'vs ref', 'by median', 'CPU ms/call', 'by CPU', 'goal', 'result'], table);
+  return renderTable(['call / server', 'calls/s', 'median ms', 'p99 ms', 'calls', 'answer', 'vs ref', 'by median', 'CPU ms/call', 'by CPU', 'goal', 'result', 'vs floor', 'floor goal'], table);
 }

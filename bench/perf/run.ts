@@ -14,8 +14,9 @@ import { formatRoundTrips, FULL_ROUND_TRIPS, QUICK_ROUND_TRIPS, runRoundTrips, t
 import { formatScale, FULL_SCALE, QUICK_SCALE, runScale, type ScaleReport } from './scale.js';
 import { builtServer, DEFAULT_RESULTS_FILE, referenceServer, sandbox, snapshotBundle } from './servers.js';
 import { formatStartup, FULL_STARTUP, QUICK_STARTUP, runStartup, type StartupReport } from './startup.js';
+import { formatSyscalls, FULL_SYSCALLS, QUICK_SYSCALLS, runSyscalls, type SyscallReport } from './syscalls.js';
 
-const SECTIONS = ['round-trips', 'pipeline', 'scale', 'startup', 'bundle', 'bytes'] as const;
+const SECTIONS = ['round-trips', 'syscalls', 'pipeline', 'scale', 'startup', 'bundle', 'bytes'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const help = `Usage: tsx bench/perf/run.ts [options]
@@ -27,7 +28,12 @@ rebuild meanwhile changes nothing) and the reference in node_modules.
 
 Sections (all by default, in this order):
   round-trips  tool calls through one stdio client per server, ours (sandbox off and on) against
-               the reference: calls/s, median and p99 latency, ratio ours/reference
+               the reference: calls/s, median and p99 latency, ratio ours/reference; on the
+               light rows also against the no-check floor (a newline JSON-RPC server with no
+               SDK and no checks, bench/perf/floorServer.mjs)
+  syscalls     system calls per tool call (strace on the serving process, after a warm-up),
+               ours with the sandbox off and the reference: read_text_file, get_file_info,
+               write_file
   pipeline     prepareRoot + traceAgainst on 10,000 mixed inputs against fs.realpathSync.native
                and the reference's validatePath; simulated win32 and darwin traces
   scale        directory_tree and search_files over 10k, 100k and 1M files (cached in
@@ -69,10 +75,12 @@ interface Results {
   startup?: StartupReport;
   bundle?: BundleReport;
   bytes?: BytesReport;
+  syscalls?: SyscallReport;
 }
 
-const SECTION_KEYS: Readonly<Record<Section, 'roundTrips' | 'pipeline' | 'scale' | 'startup' | 'bundle' | 'bytes'>> = {
+const SECTION_KEYS: Readonly<Record<Section, 'roundTrips' | 'syscalls' | 'pipeline' | 'scale' | 'startup' | 'bundle' | 'bytes'>> = {
   'round-trips': 'roundTrips',
+  syscalls: 'syscalls',
   pipeline: 'pipeline',
   scale: 'scale',
   startup: 'startup',
@@ -113,6 +121,9 @@ function failedGoals(results: Results): string[] {
   const failed: string[] = [];
   for (const row of results.roundTrips?.rows ?? []) {
     for (const server of row.servers) if (server.verdict === 'FAIL') failed.push(`round trips: ${row.label}, ${server.configuration}: ${server.ratio?.toPrecision(3)}x (goal >= ${server.goal})`);
+    for (const server of row.servers) {
+      if (server.floorVerdict === 'FAIL') failed.push(`round trips: ${row.label}, ${server.configuration}: ${server.floorRatio?.toPrecision(3)}x the no-check floor (goal >= ${server.floorGoal})`);
+    }
   }
   for (const row of results.pipeline?.rows ?? []) if (row.verdict === 'FAIL') failed.push(`pipeline: ${row.name} (${row.goalText})`);
   for (const [tool, ratio] of Object.entries(results.scale?.ratios ?? {})) if (ratio.verdict === 'FAIL') failed.push(`scale: ${tool} 100k/10k ${ratio.ratio.toPrecision(3)}x (goal <= 12)`);
@@ -162,7 +173,7 @@ async function main(): Promise<number> {
   const sections = only.length > 0 ? SECTIONS.filter((section) => only.includes(section)) : [...SECTIONS];
   const quick = values.quick === true;
   const resultsFile = path.resolve(values.results ?? DEFAULT_RESULTS_FILE);
-  const needsServers = sections.some((section) => section === 'round-trips' || section === 'scale' || section === 'startup' || section === 'bytes');
+  const needsServers = sections.some((section) => section === 'round-trips' || section === 'syscalls' || section === 'scale' || section === 'startup' || section === 'bytes');
   if (needsServers && !fs.existsSync(builtServer)) {
     process.stderr.write(`perf: ${path.relative(process.cwd(), builtServer)} is missing: run npm run build first\n`);
     return 2;
@@ -210,6 +221,12 @@ async function main(): Promise<number> {
             '"by median" is reference/ours median latency, the typical call without the tail; "CPU ms/call" is the server\'s own CPU time\n' +
             '(its process tree, from /proc) over the counted calls, and "by CPU" reference/ours of it: the steadiest of the three on a shared machine.\n',
         );
+        break;
+      }
+      case 'syscalls': {
+        const report = await runSyscalls(quick ? QUICK_SYSCALLS : FULL_SYSCALLS, bundle, progress);
+        results.syscalls = report;
+        process.stdout.write(`${heading('1b. System calls per tool call')}${formatSyscalls(report)}\n`);
         break;
       }
       case 'pipeline': {

@@ -15,14 +15,20 @@ export const referenceServer = path.join(repoRoot, 'node_modules', '@modelcontex
 /** Where the runner writes what it measured, and where the profiler looks for rows below goal. */
 export const DEFAULT_RESULTS_FILE = path.join(repoRoot, 'bench', 'results.json');
 
-export const CONFIGURATIONS = ['reference', 'ours-off', 'ours-sandbox'] as const;
+export const CONFIGURATIONS = ['reference', 'ours-off', 'ours-sandbox', 'floor'] as const;
 export type Configuration = (typeof CONFIGURATIONS)[number];
+/** Our server, as it runs. */
+export type OursConfiguration = Exclude<Configuration, 'reference' | 'floor'>;
 
 export const CONFIGURATION_LABELS: Readonly<Record<Configuration, string>> = {
   reference: 'reference',
   'ours-off': 'ours, sandbox off',
   'ours-sandbox': 'ours, sandbox on',
+  floor: 'floor: no SDK, no checks',
 };
+
+/** The no-check floor (floorServer.mjs): the least a stdio server can do for a call. */
+export const floorServer = path.join(repoRoot, 'bench', 'perf', 'floorServer.mjs');
 
 /** A call that hangs fails the row instead of the whole run. */
 const CALL_TIMEOUT_MS = 120_000;
@@ -67,6 +73,7 @@ export interface StartOptions {
 
 export function serverArguments(configuration: Configuration, workspace: string, bundle: string): string[] {
   if (configuration === 'reference') return [referenceServer, workspace];
+  if (configuration === 'floor') return [floorServer, workspace];
   const sandbox = configuration === 'ours-off' ? ['--sandbox', 'off'] : [];
   return [bundle, '--workspace', pathToFileURL(workspace).href, ...sandbox];
 }

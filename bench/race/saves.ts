@@ -11,8 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { answerText, builtServer, startServer, type Configuration } from '../perf/servers.js';
+import { answerText, builtServer, startServer, type Configuration as ServerConfiguration } from '../perf/servers.js';
 import { compileHelper } from './swapper.js';
+
+/** The servers a save race runs: the floor has no tools that write. */
+type Configuration = Exclude<ServerConfiguration, 'floor'>;
 
 export const SAVE_TOOLS = ['edit_file', 'move_file'] as const;
 export type SaveTool = (typeof SAVE_TOOLS)[number];

@@ -14,10 +14,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { answerText, builtServer, startServer, type Configuration, type RunningServer } from '../perf/servers.js';
+import { answerText, builtServer, startServer, type Configuration, type OursConfiguration, type RunningServer } from '../perf/servers.js';
 
 export interface ServersRaceOptions {
-  readonly configuration: Exclude<Configuration, 'reference'>;
+  readonly configuration: OursConfiguration;
   readonly seconds: number;
   readonly bundle?: string;
 }
