@@ -9,5 +9,6 @@ export { splitAbsolute, joinSplit, type SplitPath } from './paths.js';
 export { comparisonKey, describeComparison, platformComparison, type Comparison } from './stages/casePolicy.js';
 export { REFUSAL_CODES } from './codes.js';
 export { visible, quoted, quotedIfHidden, shownParts, hiddenCharacters, isBidiControl, codePoints, lookalikeParts, lookalikeNote, spelledOut, LONG_NAME, type ShownPart } from './visible.js';
+export { inRootSpelling } from './stages/alias.js';
 export { foreignPath, translateForeign, localShare, DEFAULT_WSL_MOUNT_ROOT, type Spellings, type ForeignPath } from './spellings.js';
 export { policyFromFlags, CASE_POLICIES, SYMLINK_POLICIES, type PolicyFlags } from './policy.js';

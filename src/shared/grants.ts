@@ -10,7 +10,7 @@
  * in a read-write one is not writable. A change that replaces the path also needs every workspace
  * at or below it writable.
  */
-import { comparisonKey, isInside, rootToPath, splitAbsolute, type OtherWorkspace, type Platform, type PreparedRoot, type SplitPath } from '../core/index.js';
+import { comparisonKey, inRootSpelling, isInside, rootToPath, splitAbsolute, type OtherWorkspace, type Platform, type PreparedRoot, type SplitPath } from '../core/index.js';
 
 export interface RightsGrant {
   readonly uri: string;
@@ -57,12 +57,16 @@ export function workspacesBeside(grants: readonly RightsGrant[], except: string)
   return beside;
 }
 
-/** Exact equality of two workspace paths, name by name under the root's comparison: never a prefix. */
+/**
+ * Exact equality of two workspace paths, name by name under the root's comparison: never a
+ * prefix. Another spelling of the root's folder (macOS's /private, Windows' two names for a WSL
+ * distribution, a mapped drive and its share) is the same workspace.
+ */
 export function sameWorkspace(root: Extract<PreparedRoot, { ok: true }>, path: string): boolean {
-  const other = rootToPath(path, { platform: root.ctx.platform, policy: root.ctx.policy });
+  const other = rootToPath(path, { platform: root.ctx.platform, policy: root.ctx.policy, ...(root.ctx.spellings ? { spellings: root.ctx.spellings } : {}) });
   if (!other.ok) return false;
   const a = root.split;
-  const b = other.split;
+  const b = inRootSpelling(other.split, root.ctx, root.split, root.comparison);
   if (a.prefix.toUpperCase() !== b.prefix.toUpperCase() || a.names.length !== b.names.length) return false;
   return a.names.every((name, i) => comparisonKey(name, root.comparison) === comparisonKey(b.names[i]!, root.comparison));
 }

@@ -208,3 +208,28 @@ describe('inside WSL, on the real disk', () => {
     assert.doesNotMatch(t.reason, /\/mnt\//);
   });
 });
+
+describe('a granted workspace named by another spelling is the same workspace', () => {
+  const granted = (root: string, platform: Platform, spellings?: Spellings) => {
+    const prepared = prepareRoot(root, { platform, ...(spellings ? { spellings } : {}) });
+    assert.ok(prepared.ok, root);
+    return prepared;
+  };
+  // Imported here, not at the top: the shared grant rules are the server's and the inspector's.
+  const { sameWorkspace } = require('../../src/shared/grants.js') as typeof import('../../src/shared/grants.js');
+
+  test("macOS: /private/tmp/proj names the workspace granted as /tmp/proj, and the reverse", () => {
+    assert.equal(sameWorkspace(granted('/tmp/proj', 'darwin'), 'file:///private/tmp/proj'), true);
+    assert.equal(sameWorkspace(granted('/private/tmp/proj', 'darwin'), '/tmp/proj'), true);
+    assert.equal(sameWorkspace(granted('/tmp/proj', 'darwin'), '/private/tmp/proj/sub'), false, 'a folder inside is not the workspace');
+    assert.equal(sameWorkspace(granted('/tmp/proj', 'linux'), '/private/tmp/proj'), false, 'Linux has no such link');
+  });
+
+  test("Windows: \\\\wsl$ and \\\\wsl.localhost, a mapped drive and its share", () => {
+    assert.equal(sameWorkspace(granted('\\\\wsl.localhost\\Ubuntu\\home\\me\\proj', 'win32'), 'file://wsl$/Ubuntu/home/me/proj'), true);
+    assert.equal(sameWorkspace(granted('\\\\wsl.localhost\\Ubuntu\\home\\me\\proj', 'win32'), 'file://wsl$/Debian/home/me/proj'), false);
+    const mapped: Spellings = { mappedDrives: { 'Z:': '\\\\fs1\\team' } };
+    assert.equal(sameWorkspace(granted('Z:\\proj', 'win32', mapped), 'file://fs1/team/proj'), true);
+    assert.equal(sameWorkspace(granted('Z:\\proj', 'win32'), 'file://fs1/team/proj'), false, 'without the mapping, a share is refused');
+  });
+});

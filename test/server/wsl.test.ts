@@ -63,6 +63,10 @@ describe('the server inside WSL (simulated)', { skip }, () => {
         const refused = expectRefusal(await call('read_text_file', { path: 'C:\\Users\\me\\proj\\a.txt' }), { code: 'ERR_FOREIGN_PATH', stage: 'refusals' }, 'a Windows path');
         assert.match(refused.reason, /WSL distribution "Ubuntu".*Here the same path is \/mnt\/c\/Users\/me\/proj\/a\.txt: send that/, refused.reason);
         assert.match(stderr, /inside WSL \(Ubuntu\)/, 'the server says at start-up that it runs inside WSL');
+        // The workspace named as Windows names it: refused at the root, with the spelling that works.
+        const windowsUri = (await client.callTool({ name: 'read_text_file', arguments: { workspaceUri: 'file:///c%3A/Users/me/proj', path: 'a.txt' } }, { timeout: patience(60_000) })) as unknown as ToolResult;
+        const atRoot = expectRefusal(windowsUri, { code: 'ERR_FOREIGN_PATH', stage: 'root' }, 'a Windows workspaceUri');
+        assert.match(atRoot.reason, /\/mnt\/c\/Users\/me\/proj: send that/, atRoot.reason);
 
         const explained = (await call('explain_path', { path: 'file:///c%3A/Users/me/proj/a.txt' })).structuredContent as Record<string, any>;
         assert.equal(explained.code, 'ERR_FOREIGN_PATH');

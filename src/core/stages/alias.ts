@@ -32,3 +32,9 @@ export function alias(normalised: Normalised, ctx: StageContext, root: SplitPath
   }
   return passed('alias', { input: normalised.path, output: normalised.path, rule }, normalised);
 }
+
+/** An absolute path in the root's spelling: another spelling of the root's folder converted, anything else as it was. */
+export function inRootSpelling(split: SplitPath, ctx: StageContext, root: SplitPath, comparison: Comparison): SplitPath {
+  const converted = alias({ path: joinSplit(split, ctx.platform), split }, ctx, root, comparison);
+  return converted.ok ? converted.value.split : split;
+}

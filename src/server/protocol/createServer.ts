@@ -72,7 +72,8 @@ export function authorize(state: ServerState, workspaceUri: string): { grant: Gr
 function authorizeOnce(state: ServerState, workspaceUri: string): { grant: Grant } | { refusal: ServerRefusal } {
   const platform = state.platform;
   const policy = state.grants[0]?.root.ctx.policy;
-  const converted = rootToPath(workspaceUri, { platform, ...(policy ? { policy } : {}) });
+  const spellings = state.grants[0]?.root.ctx.spellings;
+  const converted = rootToPath(workspaceUri, { platform, ...(policy ? { policy } : {}), ...(spellings ? { spellings } : {}) });
   if (!converted.ok) {
     return {
       refusal: {
