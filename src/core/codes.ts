@@ -14,7 +14,7 @@ export const REFUSAL_CODES: Readonly<Record<RefusalCode, { readonly stage: Stage
   ERR_DEVICE_PATH: { stage: 'refusals', meaning: '\\\\?\\ or \\\\.\\ Windows device paths; reserved device names however followed', advice: 'use an ordinary path; rename files that Windows reads as devices (the audit lists them as `not-portable`)' },
   ERR_NUL: { stage: 'refusals', meaning: 'a NUL character, raw or %00', advice: 'none: no file name holds one' },
   ERR_ENCODED_SEPARATOR: { stage: 'refusals', meaning: '%2F, or %5C on Windows', advice: 'write the separator as `/`' },
-  ERR_ILLEGAL_CHARACTER: { stage: 'refusals', meaning: 'a raw \\ or control character inside a URI; on Windows a : in a name after the drive (a stream), or a name ending in a dot or a space', advice: 'percent-encode the character, or use `/`; streams are not served' },
+  ERR_ILLEGAL_CHARACTER: { stage: 'refusals', meaning: 'a raw \\ or control character inside a URI; on Windows a : in a name after the drive (a stream), or a folder name ending in a dot or a space', advice: 'percent-encode the character, or use `/`; streams are not served' },
   ERR_BAD_ENCODING: { stage: 'decode', meaning: 'a malformed escape or invalid UTF-8', advice: 'write a literal `%` as `%25` in a URI; a plain path is never decoded' },
   ERR_NOT_ABSOLUTE: { stage: 'normalise', meaning: 'a root that is not absolute', advice: 'give the root as an absolute path or a `file:///` URI' },
   ERR_SYMLINK_ESCAPE: { stage: 'realpath', meaning: 'a link whose chain lands outside the root', advice: 'the link is refused by design; add the folder it points to as a workspace folder and use the file there, or replace the link with a copy' },

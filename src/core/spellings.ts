@@ -90,6 +90,7 @@ export function foreignPath(text: string, platform: Platform, fromUri: boolean):
     if (unc) {
       const path = `\\\\${unc[1]}${(unc[2] ?? '').replace(/\//g, '\\')}`;
       if (isWslHost(unc[1]!)) return { system: 'wsl', path, what: `Windows' path into a WSL distribution (\\\\${unc[1]}\\)` };
+      if (unc[1] === '?' || unc[1] === '.') return { system: 'windows', path, what: 'a Windows device path (\\\\?\\ or \\\\.\\)' };
       return { system: 'windows', path, what: 'a Windows network path (UNC)' };
     }
     return undefined;
@@ -135,11 +136,15 @@ export function translateForeign(foreign: ForeignPath, platform: Platform, spell
  */
 export function foreignReason(input: string, foreign: ForeignPath, platform: Platform, spellings: Spellings | undefined, translated: string | undefined, fromUri: boolean): string {
   const here = platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'macOS' : spellings?.wsl ? `Linux (the WSL distribution ${quoted(spellings.wsl.distro)})` : 'Linux';
+  // A share in a file URI (four or five slashes) would be a plain absolute path here once its slashes collapse.
+  const collapsed = `/${foreign.path.replace(/^\\+/, '').replace(/\\/g, '/')}`;
   const literally =
     platform === 'win32'
       ? `it would name ${visible(foreign.path.replace(/\//g, '\\'))} on the root's drive`
       : fromUri
-        ? `it would name a folder ${quoted(foreign.path.startsWith('\\\\') ? '/' : `/${foreign.path.slice(0, 2)}`)} at the top of the filesystem`
+        ? foreign.path.startsWith('\\\\')
+          ? `it would name ${visible(collapsed)} once its slashes collapse`
+          : `it would name a folder ${quoted(`/${foreign.path.slice(0, 2)}`)} at the top of the filesystem`
         : 'it would be one name in the workspace folder';
   const head = `${quoted(input)} is ${foreign.what}, and this server runs on ${here}, where ${literally}.`;
   if (translated !== undefined) return `${head} Here the same path is ${visible(translated)}: send that.`;
@@ -151,7 +156,11 @@ export function foreignReason(input: string, foreign: ForeignPath, platform: Pla
       ? `${head} It names a file of another WSL distribution than this one; send a path of this system.`
       : `${head} Send the path of the file inside the distribution (${visible('/home/...')}).`;
   }
-  return foreign.path.startsWith('\\\\')
+  const share = foreign.path.startsWith('\\\\') && !/^\\\\[?.](?:\\|$)/.test(foreign.path);
+  if (share && fromUri) {
+    return `${head} Send the path where the share is mounted on this system; if ${visible(collapsed)} is meant, send ${visible(`file://${collapsed}`)} (three slashes).`;
+  }
+  return share
     ? `${head} Send the path where the share is mounted on this system.`
     : `${head} Send this system's path of the file (where that drive is mounted, if it is).`;
 }

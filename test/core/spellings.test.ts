@@ -122,8 +122,11 @@ const rows: readonly Row[] = [
   { name: 'file://C:/ on Windows', input: 'file://C:/Users/me/proj/a.txt', root: 'C:\\Users\\me\\proj', host: 'win32', verdict: 'refused', code: 'ERR_HOST', reason: /drive C: where a host goes.*file:\/\/\/C:\// },
   // the same with a bar
   { name: 'file://C|/ on Windows', input: 'file://C|/Users/me/proj/a.txt', root: 'C:\\Users\\me\\proj', host: 'win32', policy: { unc: 'allow' }, verdict: 'refused', code: 'ERR_HOST', reason: /drive C:/ },
-  // a name ending in a dot or a space
+  // a folder name ending in a dot: Windows reads it one way or another by the API
   { name: 'trailing dot on Windows', input: 'C:\\Users\\me\\proj\\a.txt.\\b', root: 'C:\\Users\\me\\proj', host: 'win32', verdict: 'refused', code: 'ERR_ILLEGAL_CHARACTER', reason: /ends in a dot or a space/ },
+
+  // a last name's trailing dot is dropped, as Windows drops it
+  { name: 'trailing dot of the last name on Windows', input: 'C:\\Users\\me\\proj\\a.txt.', root: 'C:\\Users\\me\\proj', host: 'win32', verdict: 'inside', path: 'C:\\Users\\me\\proj\\a.txt' },
 
   // ---- macOS: /tmp, /var and /etc are links into /private (modelcontextprotocol/servers #3253; sandbox-runtime #596)
   // the real spelling against a root given by its link
@@ -154,6 +157,14 @@ const rows: readonly Row[] = [
   { name: 'spaces around a URI', input: '  file:///tmp  ', root: '/tmp', host: 'linux', verdict: 'refused', code: 'ERR_PARSE', reason: /spaces or control characters before or after it/ },
   // a tab after a URI
   { name: 'a tab after a URI', input: 'file:///home/me/proj/a\t', root: '/home/me/proj', host: 'linux', verdict: 'refused', code: 'ERR_PARSE' },
+  // spaces before an absolute path would make it a folder named " " in the workspace
+  { name: 'a space before an absolute path', input: ' /home/me/proj/x', root: '/home/me/proj', host: 'linux', verdict: 'refused', code: 'ERR_PARSE', reason: /before an absolute path/ },
+  // the same before a Windows drive path
+  { name: 'a space before a drive path', input: ' C:\\Users\\me\\proj\\x', root: 'C:\\Users\\me\\proj', host: 'win32', verdict: 'refused', code: 'ERR_PARSE' },
+  // four slashes on Linux: a share by RFC 8089, or a slip for three; neither is guessed, and the reason gives both
+  { name: 'four slashes on Linux', input: 'file:////home/me/proj/x', root: '/home/me/proj', host: 'linux', verdict: 'refused', code: 'ERR_FOREIGN_PATH', reason: /if \/home\/me\/proj\/x is meant, send file:\/\/\/home\/me\/proj\/x/ },
+  // a Windows device path on Linux
+  { name: 'device path on Linux', input: '\\\\?\\C:\\x', root: '/home/me/proj', host: 'linux', verdict: 'refused', code: 'ERR_FOREIGN_PATH', reason: /device path/ },
   // a path's spaces are part of its name
   { name: 'spaces around a path', input: ' a.txt ', root: '/home/me/proj', host: 'linux', verdict: 'inside', path: '/home/me/proj/ a.txt ' },
 ];

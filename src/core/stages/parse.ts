@@ -73,6 +73,16 @@ export function parse(raw: string, ctx: StageContext): StageOutcome<Parsed> {
       `${quoted(raw)} is a URI with spaces or control characters before or after it: a URI parser drops them and reads ${quoted(trimmed)}, a path keeps them as part of a name. Send it without them.`,
     );
   }
+  // The same before an absolute path: kept, they would make it a folder named " " in the workspace.
+  const leading = /^[\u0000-\u0020]+/.exec(raw)?.[0];
+  if (leading !== undefined && /^(?:[\\/~]|[A-Za-z]:)/.test(raw.slice(leading.length))) {
+    return refused(
+      'parse',
+      { input: raw, rule },
+      'ERR_PARSE',
+      `${quoted(raw)} has spaces or control characters before an absolute path: taken as they are, they would make it a relative name under a folder ${quoted(leading)} in the workspace. Send it without them.`,
+    );
+  }
   // Win32 naming rules: `nul:` and `com1:x` name the device before the colon, not a URI scheme.
   const scheme = SCHEME.exec(raw);
   const deviceName = scheme !== null && ctx.platform === 'win32' && isReservedDeviceName(scheme[0].slice(0, -1));
