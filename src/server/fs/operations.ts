@@ -38,7 +38,8 @@ function inFolder<T>(target: CheckedPath, use: (folder: Folder, name: string) =>
   return target.anchor.with(target.names.slice(0, -1), (folder) => use(folder, name));
 }
 
-function readIn(folder: Folder, name: string, maxBytes: number, display: string): { bytes: Buffer; stats: BigIntStats } {
+/** Reads the regular file `name` of an open folder, at most `maxBytes` (EFBIG past them, with the size). */
+export function readIn(folder: Folder, name: string, maxBytes: number, display: string): { bytes: Buffer; stats: BigIntStats } {
   const { fd, stats } = folder.openFile(name);
   try {
     return { bytes: readOpen(fd, stats.size, maxBytes, display), stats };
