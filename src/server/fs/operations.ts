@@ -33,7 +33,7 @@ function fileName(target: CheckedPath): string {
   return name;
 }
 
-function inFolder<T>(target: CheckedPath, use: (folder: Folder, name: string) => T): T {
+export function inFolder<T>(target: CheckedPath, use: (folder: Folder, name: string) => T): T {
   const name = fileName(target);
   return target.anchor.with(target.names.slice(0, -1), (folder) => use(folder, name));
 }
