@@ -1,6 +1,5 @@
 // read_text_file's line windows, compared with `sed -n` on the same files: the first, a middle and
-// the last window, a negative offset, past the end, CRLF, no final newline, head and tail as
-// windows, numbered lines, and a 1 GiB file read within a memory bound.
+// the last window, a negative offset, past the end, CRLF, no final newline, numbered lines, and a 1 GiB file read within a memory bound.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,13 +52,10 @@ describe('read_text_file line windows', () => {
     ['lines.txt', { offset: -10, limit: 3 }, 111, 113],
     ['lines.txt', { offset: -500 }, 1, '$'],
     ['lines.txt', { limit: 1 }, 1, 1],
-    ['lines.txt', { head: 3 }, 1, 3],
-    ['lines.txt', { tail: 3 }, 118, 120],
     ['crlf.txt', { offset: 2, limit: 3 }, 3, 5],
     ['crlf.txt', { offset: -2 }, 9, 10],
     ['no-final-newline.txt', { offset: 8 }, 9, 10],
     ['no-final-newline.txt', { offset: -1 }, 10, 10],
-    ['no-final-newline.txt', { tail: 2 }, 9, 10],
   ];
   for (const [file, window, from, to] of ROWS) {
     test(`${file} ${JSON.stringify(window)} is sed -n ${from},${to}p`, async () => {
@@ -90,8 +86,7 @@ describe('read_text_file line windows', () => {
     assert.match(textOf(result), /ERR_NOT_TEXT.*read_media_file/s);
   });
 
-  test('head with offset, or a limit below 1, is an error saying what to give', async () => {
-    assert.match(textOf(await session.call('read_text_file', { workspaceUri, path: 'lines.txt', head: 2, offset: 3 })), /give head, tail, or offset and limit/);
+  test('a limit below 1 is an error saying what to give', async () => {
     assert.match(textOf(await session.call('read_text_file', { workspaceUri, path: 'lines.txt', limit: 0 })), /limit must be 1 or more/);
   });
 

@@ -86,8 +86,9 @@ describe('search_file_contents', () => {
     { name: 'a literal holding regular-expression characters', args: { pattern: 'findNeedle()' }, grep: ['-F'] },
     { name: 'a regular expression', args: { pattern: '^(const|export) .*needle;$', regex: true }, grep: ['-E'] },
     { name: 'a regular expression ignoring case, with a word boundary', args: { pattern: '\\bneedle\\b', regex: true, ignoreCase: true }, grep: ['-E', '-i'] },
-    { name: 'include globs', args: { pattern: 'needle', include: ['*.ts'] }, grep: ['-F', '--include=*.ts'] },
-    { name: 'exclude patterns leave a folder out', args: { pattern: 'needle', excludePatterns: ['node_modules', 'many.txt'] }, grep: ['-F', '--exclude-dir=node_modules', '--exclude=many.txt'] },
+    { name: 'include globs', args: { pattern: 'needle', globs: ['*.ts'] }, grep: ['-F', '--include=*.ts'] },
+    { name: '!globs leave a folder and a file out', args: { pattern: 'needle', globs: ['!node_modules', '!many.txt'] }, grep: ['-F', '--exclude-dir=node_modules', '--exclude=many.txt'] },
+    { name: 'globs and !globs together', args: { pattern: 'needle', globs: ['*.txt', '!many.txt'] }, grep: ['-F', '--include=*.txt', '--exclude=many.txt'] },
     { name: 'a line anchored at its end in a CRLF file and one without a final newline', args: { pattern: 'last$', regex: true }, grep: ['-E'] },
   ];
 
@@ -125,13 +126,13 @@ describe('search_file_contents', () => {
       },
     ]);
     assert.equal(textOf(result), ['docs/guide.md', '2-', '3:The needle is here.', '4:NEEDLE upper', '5:needles plural'].join('\n'));
-    const crlf = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'two', context: 1, include: ['crlf.txt'] }), 'crlf');
+    const crlf = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'two', context: 1, globs: ['crlf.txt'] }), 'crlf');
     assert.deepEqual(crlf.files[0].matches, [{ line: 2, text: 'needle on two' }], 'the CR is not shown');
     assert.deepEqual(crlf.files[0].context, [{ line: 1, text: 'first' }, { line: 3, text: 'third' }]);
   });
 
   test('the limit per file: the first matches, marked as more', async () => {
-    const page = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'needle', include: ['many.txt'], maxPerFile: 3 }), 'search');
+    const page = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'needle', globs: ['many.txt'], maxPerFile: 3 }), 'search');
     assert.deepEqual(page.files, [{ path: 'many.txt', matches: [1, 2, 3].map((line) => ({ line, text: `line ${line - 1} needle` })), more: true }]);
     const limit = await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'needle', maxPerFile: 0 });
     assert.equal(limit.isError, true);
@@ -139,7 +140,7 @@ describe('search_file_contents', () => {
   });
 
   test('a long line is cut around its match', async () => {
-    const page = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'needle', include: ['long-line.txt'] }), 'search');
+    const page = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'needle', globs: ['long-line.txt'] }), 'search');
     const text = page.files[0].matches[0].text as string;
     assert.ok(text.length <= 402 && text.includes('needle') && text.startsWith('…') && text.endsWith('…'), text);
   });
@@ -153,7 +154,7 @@ describe('search_file_contents', () => {
     fs.writeFileSync(path.join(ws, 'pathological.txt'), `${'a'.repeat(100_000)}b\n`);
     try {
       const started = performance.now();
-      const page = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: '(a+)+$', regex: true, include: ['pathological.txt'] }), 'search');
+      const page = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: '(a+)+$', regex: true, globs: ['pathological.txt'] }), 'search');
       const elapsed = performance.now() - started;
       assert.deepEqual(page.files, []);
       assert.equal(page.searched, 1);

@@ -29,16 +29,11 @@ export function fitsAnswer(text: string, display: string): void {
   }
 }
 
-/** The window of lines a call asks for: head and tail are windows too. */
-function windowOf(args: { head?: number | undefined; tail?: number | undefined; offset?: number | undefined; limit?: number | undefined; lineNumbers?: boolean | undefined }): LineWindow | undefined {
-  const given = [args.head, args.tail, args.offset ?? args.limit].filter((value) => value !== undefined).length;
-  if (given > 1) throw Object.assign(new Error('give head, tail, or offset and limit: one of them'), { code: 'EINVAL' });
+/** The window of lines a call asks for, if any: the reference server's head N is limit N, its tail N offset -N. */
+function windowOf(args: { offset?: number | undefined; limit?: number | undefined; lineNumbers?: boolean | undefined }): LineWindow | undefined {
   if (args.limit !== undefined && args.limit < 1) throw Object.assign(new Error('limit must be 1 or more'), { code: 'EINVAL' });
-  const numbered = args.lineNumbers === true;
-  if (args.head !== undefined) return { offset: 0, limit: args.head, numbered };
-  if (args.tail !== undefined) return { offset: -args.tail, limit: undefined, numbered };
   if (args.offset === undefined && args.limit === undefined) return undefined;
-  return { offset: args.offset ?? 0, limit: args.limit, numbered };
+  return { offset: args.offset ?? 0, limit: args.limit, numbered: args.lineNumbers === true };
 }
 
 /** Each line after its number and a tab, as `cat -n` writes them. */
@@ -52,13 +47,11 @@ export const readTextFile = defineTool({
   name: 'read_text_file',
   title: 'Read a text file',
   description:
-    'Reads a text file (UTF-8), or limit lines after skipping offset (negative: from the end); head/tail N: first/last N. lineNumbers: N<tab> before each.',
+    'Reads a text file; limit lines after offset (negative: from the end; tail N is offset -N).',
   input: {
     path: pathField,
     offset: z.number().int().optional(),
     limit: z.number().int().optional(),
-    head: z.number().int().positive().optional(),
-    tail: z.number().int().positive().optional(),
     lineNumbers: z.boolean().optional(),
   },
   output: null,

@@ -12,7 +12,6 @@ import {
   MAX_CONTEXT_LINES,
   MAX_MATCH_LINE_CHARS,
   MAX_MATCHES_PER_FILE,
-  MAX_PATTERN_LENGTH,
   MAX_SEARCH_FILE_BYTES,
   MAX_SEARCH_READ_BYTES,
   MAX_WALK_DEPTH,
@@ -22,7 +21,7 @@ import { compileLinePattern, type LinePattern } from '../linePattern.js';
 import { decodeText } from '../text.js';
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { walkCursor, walkWithinOf, type Within } from './cursor.js';
-import { excluder, type GlobBudget } from './directoryTree.js';
+import { checkPatternLength, excluder, type GlobBudget } from './directoryTree.js';
 import { requireDirectory } from './entries.js';
 
 interface Line {
@@ -140,14 +139,13 @@ export const searchFileContents = defineTool({
   name: 'search_file_contents',
   title: 'Search inside files',
   description:
-    `Finds lines matching pattern in text files below a folder: text, or with regex RE2 syntax. include, excludePatterns: globs. context: lines around. maxPerFile: ${DEFAULT_MATCHES_PER_FILE}.`,
+    'Lines with pattern in text files below a folder; regex: RE2; globs pick files, !glob skips.',
   input: {
     path: pathField,
-    pattern: z.string().min(1),
+    pattern: z.string(),
     regex: z.boolean().optional(),
     ignoreCase: z.boolean().optional(),
-    include: globsField.optional(),
-    excludePatterns: globsField.optional(),
+    globs: globsField.optional(),
     context: z.number().int().optional(),
     maxPerFile: z.number().int().optional(),
     cursor: cursorField,
@@ -172,18 +170,20 @@ export const searchFileContents = defineTool({
     nextCursor: z.string().optional().describe('Pass it as cursor, with the same arguments, for the matches after these.'),
   }),
   heavy: true,
-  async run({ path: input, pattern, regex, ignoreCase, include, excludePatterns, context: contextLines, maxPerFile, cursor }, scope) {
+  async run({ path: input, pattern, regex, ignoreCase, globs: given, context: contextLines, maxPerFile, cursor }, scope) {
     const checked = scope.check(input);
     if (!checked.ok) return refused(checked);
     requireDirectory(checked);
-    if (pattern.length > MAX_PATTERN_LENGTH) throw Object.assign(new Error(`the pattern is ${pattern.length} characters long, more than the ${MAX_PATTERN_LENGTH} a pattern may be.`), { code: 'EINVAL' });
+    checkPatternLength(pattern);
     const context = inRange('context', contextLines, 0, 0, MAX_CONTEXT_LINES);
     const limit = inRange('maxPerFile', maxPerFile, DEFAULT_MATCHES_PER_FILE, 1, MAX_MATCHES_PER_FILE);
     const resume = walkWithinOf(cursor);
     const globs: GlobBudget = { left: MAX_BRACE_EXPANSION };
-    // One matcher for a list of globs: "any of them", as for exclusion.
-    const included = include === undefined || include.length === 0 ? () => true : excluder(include, globs);
-    const excluded = excluder(excludePatterns, globs);
+    // As ripgrep's --glob: a file is searched when it matches a glob (or none is given) and no !glob.
+    // One matcher for each list, "any of them", as exclude patterns are matched.
+    const include = (given ?? []).filter((glob) => !glob.startsWith('!'));
+    const included = include.length === 0 ? () => true : excluder(include, globs);
+    const excluded = excluder((given ?? []).filter((glob) => glob.startsWith('!')).map((glob) => glob.slice(1)), globs);
     const lines = compileLinePattern(pattern, { regex: regex === true, caseSensitive: ignoreCase !== true });
 
     const files: FileMatches[] = [];
