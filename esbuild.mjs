@@ -1,7 +1,7 @@
 // One build for every entry point. `--production` minifies; `--watch` rebuilds on change and
 // prints the lines VS Code's esbuild problem matcher expects.
 import * as esbuild from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { subsetCodiconCss, usedCodicons, webviewSources } from './scripts/codicon-subset.mjs';
@@ -123,6 +123,21 @@ const targets = [
   },
 ];
 
+/**
+ * search_file_contents' regular expressions run on RE2 compiled to WebAssembly (re2-wasm). The
+ * server requires it from beside its bundle at the first regular expression, so no start reads it:
+ * its build is copied as it is (its two scripts, the WebAssembly and its licence).
+ */
+function copyRegexEngine() {
+  const from = new URL('./node_modules/re2-wasm/', import.meta.url);
+  const to = new URL('./dist/re2-wasm/', import.meta.url);
+  for (const file of ['build/src/re2.js', 'build/wasm/re2.js', 'build/wasm/re2.wasm', 'LICENSE']) {
+    const target = new URL(file.replace(/^build\//, ''), to);
+    mkdirSync(new URL('.', target), { recursive: true });
+    copyFileSync(new URL(file, from), target);
+  }
+}
+
 /** @type {import('esbuild').Plugin} */
 const problemMatcher = {
   name: 'problem-matcher',
@@ -142,6 +157,7 @@ const problemMatcher = {
 if (production) rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
 const viewHtml = await buildAppView();
+copyRegexEngine();
 
 /**
  * The bundles that serve take the MCP SDK's `_shims` entry from src/server/protocol/sdkShims.ts:

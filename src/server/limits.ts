@@ -87,6 +87,20 @@ export const MAX_PATTERN_LENGTH = 1024;
 export const MAX_EXCLUDE_PATTERNS = 64;
 export const MAX_BRACE_EXPANSION = 256;
 
+/**
+ * search_file_contents: the largest file searched (larger ones are skipped and counted; RE2's
+ * WebAssembly heap is 16 MiB, and a file is searched whole before line by line), the matches
+ * given of one file by default and at most, the context lines around a match at most, and the
+ * characters of a line shown (the rest is cut, around the match).
+ */
+export const MAX_SEARCH_FILE_BYTES = 1 * MiB;
+/** Bytes of files one search_file_contents call reads; its cursor goes on from there. */
+export const MAX_SEARCH_READ_BYTES = 64 * MiB;
+export const DEFAULT_MATCHES_PER_FILE = 50;
+export const MAX_MATCHES_PER_FILE = 1000;
+export const MAX_CONTEXT_LINES = 20;
+export const MAX_MATCH_LINE_CHARS = 400;
+
 /** resources/list pages: resources per page, entries examined per page, and time per page. */
 export const RESOURCES_PER_PAGE = 500;
 export const RESOURCE_PAGE_ENTRIES = MAX_WALK_ENTRIES;

@@ -24,6 +24,7 @@ export const OPERATIONS = {
   list_directory_with_sizes: READS,
   directory_tree: READS,
   search_files: READS,
+  search_file_contents: READS,
   explain_path: READS,
   get_file_info: { followFinal: false, changes: false, replaces: false, acts: 'describes the entry itself: a link at the last name is described, not followed' },
   write_file: { followFinal: false, changes: true, replaces: true, acts: 'creates or replaces the entry itself: a link at the last name is replaced, never written through' },

@@ -22,7 +22,7 @@ const repoRoot = path.resolve(__dirname, '../..');
 
 // What runs and nothing else. `serve` runs the server inside the CLI's process (and relaunches
 // that same bundle inside the sandbox), so dist/server.js, the extension's copy, is not shipped.
-const EXPECTED_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'package.json', 'server.json'];
+const EXPECTED_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'dist/re2-wasm/LICENSE', 'dist/re2-wasm/src/re2.js', 'dist/re2-wasm/wasm/re2.js', 'dist/re2-wasm/wasm/re2.wasm', 'package.json', 'server.json'];
 // Not copied to pack: dependencies (linked), history, caches, build output, earlier packages.
 const NOT_COPIED = new Set(['node_modules', '.git', '.vscode-test', 'out', 'dist']);
 

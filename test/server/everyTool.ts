@@ -37,6 +37,8 @@ export const ROWS: readonly (readonly [tool: string, args: Record<string, unknow
   ['move_file', { source: 'mv/b.txt', destination: '../b.txt' }, 'refused'],
   ['search_files', { path: '.', pattern: '**/*.md' }, 'ok'],
   ['search_files', { path: '..', pattern: '*' }, 'refused'],
+  ['search_file_contents', { path: '.', pattern: 'line \\d', regex: true, context: 1 }, 'ok'],
+  ['search_file_contents', { path: '..', pattern: 'outside' }, 'refused'],
   ['get_file_info', { path: 'docs/readme.md' }, 'ok'],
   ['get_file_info', { path: 'docs/link' }, 'ok'],
   ['get_file_info', { path: '../outside.txt' }, 'refused'],

@@ -198,6 +198,8 @@ function argsFor(tool: ToolName, input: string, fresh: string): Record<string, u
       return { paths: [input] };
     case 'search_files':
       return { path: input, pattern: '*.txt' };
+    case 'search_file_contents':
+      return { path: input, pattern: 'inside' };
     case 'write_file':
       return { path: input, content: 'written' };
     case 'edit_file':

@@ -91,6 +91,7 @@ for (const { kind, version } of CLIENT_KINDS) {
     const PROGRESS_CALLS: readonly (readonly [tool: string, args: () => Record<string, unknown>, total: number | undefined])[] = [
       ['directory_tree', () => ({ workspaceUri: ws(), path: '.' }), undefined],
       ['search_files', () => ({ workspaceUri: ws(), path: '.', pattern: '*.md' }), undefined],
+      ['search_file_contents', () => ({ workspaceUri: ws(), path: '.', pattern: 'a' }), undefined],
       ['read_multiple_files', () => ({ workspaceUri: ws(), paths: ['docs/a.md', 'docs/b.md', 'src/x.ts'] }), 3],
       ['audit_workspace', () => ({ workspaceUri: ws() }), undefined],
     ];
@@ -147,6 +148,8 @@ for (const { kind, version } of CLIENT_KINDS) {
     for (const [tool, args] of [
       ['audit_workspace', () => ({ workspaceUri: fileUri(big), maxEntries: 100_000 })],
       ['directory_tree', () => ({ workspaceUri: fileUri(big), path: '.' })],
+      // Between files: each of the 10,000 it reads is opened, read and searched.
+      ['search_file_contents', () => ({ workspaceUri: fileUri(big), path: '.', pattern: 'x', regex: true })],
     ] as const) {
       test(`${tool}: notifications/cancelled stops the walk, is not answered, and leaves no descriptor open`, async (t) => {
         // A first call opens what stays open for the process's life (the workspace roots, the SDK's own).

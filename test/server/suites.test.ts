@@ -7,7 +7,7 @@
 import { describe } from 'node:test';
 
 /** Suites that serve the server from src in this process, or judge a part of it: one after another, on its one thread. */
-const IN_PROCESS = ['tools', 'security', 'rights', 'cve', 'notFound', 'continuation', 'operations', 'fuzz', 'fileLayer', 'listingMemory', 'limits'];
+const IN_PROCESS = ['tools', 'security', 'rights', 'cve', 'notFound', 'continuation', 'searchContents', 'lineWindows', 'operations', 'fuzz', 'fileLayer', 'listingMemory', 'limits'];
 /** Suites that spawn the server and only wait on their own folders and servers: side by side. */
 const SIDE_BY_SIDE = ['cancelChange', 'changedSinceRead', 'endOfInput', 'outside'];
 /**

@@ -91,11 +91,11 @@ const rows: readonly Row[] = [
 
   // The text is the content, sent once, in one block.
   { name: 'the whole file', tool: 'read_text_file', args: { path: 'docs/readme.md' }, want: { text: 'line 1\nline 2\nline 3\nline 4\nline 5\n', blocks: [{ type: 'text' }] } },
-  { name: 'its first 2 lines', tool: 'read_text_file', args: { path: 'docs/readme.md', head: 2 }, want: { text: 'line 1\nline 2' } },
-  { name: 'its last 2 lines', tool: 'read_text_file', args: { path: 'docs/readme.md', tail: 2 }, want: { text: 'line 4\nline 5' } },
-  { name: 'its first line, the file named by an absolute path', tool: 'read_text_file', args: { path: '{base}/ws/docs/readme.md', head: 1 }, want: { text: 'line 1' } },
-  { name: 'its last line, the file named by a file: URI inside the workspace', tool: 'read_text_file', args: { path: '{W}/docs/readme.md', tail: 1 }, want: { text: 'line 5' } },
-  { tool: 'read_text_file', args: { path: 'docs/readme.md', head: 1, tail: 1 }, want: { error: /head or tail/ } },
+  { name: 'its first 2 lines', tool: 'read_text_file', args: { path: 'docs/readme.md', limit: 2 }, want: { text: 'line 1\nline 2' } },
+  { name: 'its last 2 lines', tool: 'read_text_file', args: { path: 'docs/readme.md', offset: -2 }, want: { text: 'line 4\nline 5' } },
+  { name: 'its first line, the file named by an absolute path', tool: 'read_text_file', args: { path: '{base}/ws/docs/readme.md', limit: 1 }, want: { text: 'line 1' } },
+  { name: 'its last line, the file named by a file: URI inside the workspace', tool: 'read_text_file', args: { path: '{W}/docs/readme.md', offset: -1 }, want: { text: 'line 5' } },
+  { tool: 'read_text_file', args: { path: 'docs/readme.md', limit: 0 }, want: { error: /limit must be 1 or more/ } },
   { tool: 'read_text_file', args: { path: 'docs/missing.md' }, want: { error: /ENOENT/ } },
   // Not text (bytes that are not UTF-8, or a NUL): refused, never shown with U+FFFD in place of bytes.
   ...(['media/pixel.png', 'media/blob.bin', 'media/nul.txt', 'media/utf16.txt'] as const).map(

@@ -3,6 +3,7 @@ export { Anchor, anchorOf, currentAnchor, type AnchorMode, type CheckedPath, typ
 export { type Base } from './commit.js';
 export { ChangedError, compareNames, entryTypeOf, errnoOf, fsError, notThere, sameVersion, type EntryType } from './errors.js';
 export { type Folder } from './folder.js';
-export { baseOf, contentBase, describe, destinationExists, makeDirectories, move, openFolder, readFile, remove, settleTemporaries, writeFile, type WriteResult } from './operations.js';
+export { baseOf, contentBase, describe, destinationExists, makeDirectories, move, openFolder, readFile, readIn, remove, settleTemporaries, writeFile, type WriteResult } from './operations.js';
 export { tagOf, TEMPORARY_NAME, temporaryNameFor, thisProcess, useWriters, writerAliveHere, writerOfTag, type Writer, type Writers } from './temporary.js';
+export { readLineWindow, type LineWindow, type WindowRead } from './lines.js';
 export { STOP, STOP_BEFORE, walk, walkInTurns, type Below, type WalkEntry, type WalkOptions, type WalkResult } from './walk.js';

@@ -33,12 +33,13 @@ function fileName(target: CheckedPath): string {
   return name;
 }
 
-function inFolder<T>(target: CheckedPath, use: (folder: Folder, name: string) => T): T {
+export function inFolder<T>(target: CheckedPath, use: (folder: Folder, name: string) => T): T {
   const name = fileName(target);
   return target.anchor.with(target.names.slice(0, -1), (folder) => use(folder, name));
 }
 
-function readIn(folder: Folder, name: string, maxBytes: number, display: string): { bytes: Buffer; stats: BigIntStats } {
+/** Reads the regular file `name` of an open folder, at most `maxBytes` (EFBIG past them, with the size). */
+export function readIn(folder: Folder, name: string, maxBytes: number, display: string): { bytes: Buffer; stats: BigIntStats } {
   const { fd, stats } = folder.openFile(name);
   try {
     return { bytes: readOpen(fd, stats.size, maxBytes, display), stats };

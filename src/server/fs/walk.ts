@@ -55,14 +55,16 @@ export interface WalkOptions<C> {
    * `names` from the starting folder down); without it every one gets `context`.
    */
   readonly resumeInside?: (names: readonly string[], parent: C) => C;
+  /** Entries examined between readings of the clock in walkInTurns: fewer where visiting an entry is long work (reading a file). */
+  readonly clockEvery?: number;
   /** Entries left out, and never entered; they still count as examined. */
   readonly exclude?: (entry: WalkEntry) => boolean;
   /**
    * Called for each entry not excluded, with what is below it. For a listed folder, return the
    * context its entries are visited with to enter it, or undefined to pass it by. STOP or
-   * STOP_BEFORE ends the walk.
+   * STOP_BEFORE ends the walk. `folder` opens the folder holding the entry (held by the walk: never closed by the visitor).
    */
-  readonly visit: (entry: WalkEntry, below: Below, parent: C) => C | undefined | typeof STOP | typeof STOP_BEFORE;
+  readonly visit: (entry: WalkEntry, below: Below, parent: C, folder: () => Folder) => C | undefined | typeof STOP | typeof STOP_BEFORE;
 }
 
 export interface WalkResult {
@@ -135,6 +137,7 @@ export async function walkInTurns<C>(options: WalkOptions<C> & TurnOptions): Pro
 /** The walk itself; with `inTurns` it yields the entries examined so far once SLICE_MS has passed. */
 function* steps<C>(options: WalkOptions<C>, inTurns: boolean): Generator<number, WalkResult, void> {
   const maxDepth = options.maxDepth ?? MAX_WALK_DEPTH;
+  const clockEvery = options.clockEvery ?? 64;
   const frames: Frame<C>[] = [];
   const opened: Frame<C>[] = [];
   let examined = 0;
@@ -194,8 +197,8 @@ function* steps<C>(options: WalkOptions<C>, inTurns: boolean): Generator<number,
       if (options.deadline !== undefined && examined >= (options.minEntries ?? 1) && Date.now() > options.deadline) {
         return { stopped: 'time', examined, position: position() };
       }
-      // The clock is read every 64 entries: an entry takes microseconds.
-      if (inTurns && (examined & 63) === 0 && examined > 0 && Date.now() - sliceStart >= SLICE_MS) {
+      // The clock is read every 64 entries by default: an entry takes microseconds.
+      if (inTurns && examined % clockEvery === 0 && examined > 0 && Date.now() - sliceStart >= SLICE_MS) {
         yield examined;
         sliceStart = Date.now();
       }
@@ -236,7 +239,7 @@ function* steps<C>(options: WalkOptions<C>, inTurns: boolean): Generator<number,
           }
         }
       }
-      const next = options.visit(entry, below, frame.context);
+      const next = options.visit(entry, below, frame.context, () => openFrame(frame));
       if (next === STOP || next === STOP_BEFORE) {
         if (child !== undefined) close(child);
         if (next === STOP_BEFORE) {

@@ -214,7 +214,7 @@ export function registerResources(server: McpServer, state: ServerState, onRefus
       if (jsonLength(decoded.text) > MAX_ANSWER_BYTES) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          `${uri} takes more than the ${formatBytes(MAX_ANSWER_BYTES)} one answer carries once encoded; read it in parts with read_text_file (head, tail).`,
+          `${uri} takes more than the ${formatBytes(MAX_ANSWER_BYTES)} one answer carries once encoded; read it in parts with read_text_file (offset, limit).`,
         );
       }
       return { contents: [{ uri, mimeType, text: decoded.text }] };

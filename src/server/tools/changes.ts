@@ -1,5 +1,6 @@
+import type { BigIntStats } from 'node:fs';
 import { quotedIfHidden } from '../../core/index.js';
-import { readFile, type Base } from '../fs/index.js';
+import { readFile, readLineWindow, type Base, type LineWindow } from '../fs/index.js';
 import { timeOfDay } from '../readMemory.js';
 import { serverRefusal, type ServerCode } from '../refusals/refusal.js';
 import { decodeText } from '../text.js';
@@ -37,20 +38,46 @@ export function notText(scope: Scope, checked: Extract<Checked, { ok: true }>, w
 }
 
 /**
- * Reads a checked file as text and remembers what was read. A file found missing is forgotten, as
- * the agent now knows it is not there; a file that is not text is refused, and not remembered,
- * as the agent saw none of it.
+ * Reads a checked file (or part of it) as text and remembers what was read. A file found missing
+ * is forgotten, as the agent now knows it is not there; bytes that are not text are refused, and
+ * not remembered, as the agent saw none of them.
  */
-export function readText(scope: Scope, checked: Extract<Checked, { ok: true }>, maxBytes: number): { ok: true; text: string } | Refusal {
-  let read;
+function readRemembered(scope: Scope, checked: Extract<Checked, { ok: true }>, read: () => { bytes: Buffer; stats: BigIntStats }): { ok: true; text: string } | Refusal {
+  let got;
   try {
-    read = readFile(checked.target, maxBytes);
+    got = read();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') scope.state.reads.forget(checked.path);
     throw error;
   }
-  const decoded = decodeText(read.bytes);
+  const decoded = decodeText(got.bytes);
   if ('notText' in decoded) return notText(scope, checked, decoded.notText);
-  scope.state.reads.remember(checked.path, read.stats);
+  scope.state.reads.remember(checked.path, got.stats);
   return { ok: true, text: decoded.text };
+}
+
+export function readText(scope: Scope, checked: Extract<Checked, { ok: true }>, maxBytes: number): { ok: true; text: string } | Refusal {
+  return readRemembered(scope, checked, () => readFile(checked.target, maxBytes));
+}
+
+/** A window of a checked file's lines: its own bytes must be text. */
+export function readWindow(
+  scope: Scope,
+  checked: Extract<Checked, { ok: true }>,
+  window: LineWindow,
+  maxBytes: number,
+): { ok: true; text: string; firstLine: number } | { ok: true; pastEnd: number } | Refusal {
+  let firstLine = 1;
+  let pastEnd: number | undefined;
+  const read = readRemembered(scope, checked, () => {
+    const got = readLineWindow(checked.target, window, maxBytes);
+    if (got.kind === 'past-end') {
+      pastEnd = got.total;
+      return { bytes: Buffer.alloc(0), stats: got.stats };
+    }
+    firstLine = got.firstLine;
+    return got;
+  });
+  if (!read.ok) return read;
+  return pastEnd !== undefined ? { ok: true, pastEnd } : { ok: true, text: read.text, firstLine };
 }

@@ -6,11 +6,20 @@ import { MAX_WALK_DEPTH } from '../limits.js';
  * start in what the call's own path names, and every folder it names is opened again from the
  * checked starting folder, never through a link.
  */
-type Continuation = { readonly walk: readonly string[] } | { readonly after: string } | { readonly offset: number };
+type Continuation =
+  | { readonly walk: readonly string[]; readonly within?: Within }
+  | { readonly after: string }
+  | { readonly offset: number };
 
-/** The cursor of a walk cut short at `position` (WalkResult.position). */
-export function walkCursor(position: readonly string[]): string {
-  return encode({ walk: position });
+/** Inside the file a walk goes on with: its name, and how many of its matches were given already. */
+export interface Within {
+  readonly name: string;
+  readonly given: number;
+}
+
+/** The cursor of a walk cut short at `position` (WalkResult.position), inside its next file when `within` says so. */
+export function walkCursor(position: readonly string[], within?: Within): string {
+  return encode(within === undefined ? { walk: position } : { walk: position, within });
 }
 
 /** The cursor of a listing by name cut short after `name`. */
@@ -24,13 +33,20 @@ export function offsetCursor(offset: number): string {
 }
 
 export function walkOf(cursor: string | undefined): readonly string[] | undefined {
+  return walkWithinOf(cursor)?.walk;
+}
+
+export function walkWithinOf(cursor: string | undefined): { walk: readonly string[]; within: Within | undefined } | undefined {
   if (cursor === undefined) return undefined;
   const value = decode(cursor);
   if (!('walk' in value)) throw invalid('it is not from this tool');
   const names = value.walk;
   if (!Array.isArray(names) || names.length === 0 || names.length > MAX_WALK_DEPTH + 1) throw invalid('it names no place in a walk');
   if (!names.every((name, i) => validName(name) || (name === '' && i === names.length - 1))) throw invalid('it names no place in a walk');
-  return names;
+  const within = value.within;
+  if (within === undefined) return { walk: names, within: undefined };
+  if (typeof within !== 'object' || within === null || !validName(within.name) || !Number.isSafeInteger(within.given) || within.given < 1) throw invalid('it names no place in a file');
+  return { walk: names, within: { name: within.name, given: within.given } };
 }
 
 export function afterOf(cursor: string | undefined): string | undefined {

@@ -11,15 +11,20 @@ import { entryTypeSchema, requireDirectory } from './entries.js';
 /** Bounds one call's work on a huge tree; its cursor goes on from where it stopped. */
 export const MAX_TREE_ENTRIES = MAX_WALK_ENTRIES;
 
+// Their number and length are checked by excluder and compileGlob, with a message naming the limit.
 export const excludePatternsField = z
-  .array(z.string().max(MAX_PATTERN_LENGTH))
-  .max(MAX_EXCLUDE_PATTERNS)
+  .array(z.string())
   .optional()
-  .describe('Globs to leave out, such as node_modules or *.log.');
+  .describe('Globs to leave out: node_modules, *.log.');
 
 /** How many of the brace-expansion budget a call has left; each glob takes what it expands to. */
 export interface GlobBudget {
   left: number;
+}
+
+/** A pattern of any kind (a glob, a name, a search) is at most MAX_PATTERN_LENGTH characters. */
+export function checkPatternLength(pattern: string): void {
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new Error(`the pattern is ${pattern.length} characters long, more than the ${MAX_PATTERN_LENGTH} a pattern may be.`);
 }
 
 /**
@@ -28,9 +33,7 @@ export interface GlobBudget {
  * minimatch would build every one.
  */
 export function compileGlob(pattern: string, budget: GlobBudget): Minimatch {
-  if (pattern.length > MAX_PATTERN_LENGTH) {
-    throw new Error(`the pattern is ${pattern.length} characters long, more than the ${MAX_PATTERN_LENGTH} a pattern may be.`);
-  }
+  checkPatternLength(pattern);
   const expanded = minimatch.braceExpand(pattern, { braceExpandMax: budget.left + 1 }).length;
   if (expanded > budget.left) {
     throw new Error(

@@ -13,6 +13,7 @@ import { moveFile } from './moveFile.js';
 import { readMediaFile } from './readMediaFile.js';
 import { readMultipleFiles } from './readMultipleFiles.js';
 import { readTextFile } from './readTextFile.js';
+import { searchFileContents } from './searchFileContents.js';
 import { searchFiles } from './searchFiles.js';
 import { writeFile } from './writeFile.js';
 
@@ -33,6 +34,7 @@ export const WORKSPACE_TOOLS: readonly ToolDefinition[] = [
   directoryTree,
   moveFile,
   searchFiles,
+  searchFileContents,
   getFileInfo,
   deletePath,
   auditWorkspace,

@@ -62,7 +62,7 @@ function readSection(input: string, scope: Scope, budget: AnswerBudget): string 
   const room = Math.max(0, budget.left - header);
   // What an answer with nothing in it yet has room for: a file larger than that is never read here.
   const whole = budget.limit - header;
-  const tooLarge = `not read: larger than one answer of this tool (${budget.limit} bytes); read it with read_text_file (head and tail for a large file)`;
+  const tooLarge = `not read: larger than one answer of this tool (${budget.limit} bytes); read it with read_text_file (offset and limit for a large file)`;
   let content: string;
   try {
     const read = readText(scope, checked, room);

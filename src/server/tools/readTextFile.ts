@@ -1,10 +1,11 @@
 import * as z from 'zod';
-import { fsError } from '../fs/index.js';
-import { readText } from './changes.js';
+import { quotedIfHidden } from '../../core/index.js';
+import { errnoOf, fsError, type LineWindow } from '../fs/index.js';
+import { readText, readWindow } from './changes.js';
 import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_FILE_BYTES } from '../limits.js';
 import { defineTool, ok, pathField, refused } from './tool.js';
 
-/** The largest file read_text_file (and edit_file) reads; head and tail select from it. */
+/** The largest file read_text_file (and edit_file) reads whole; a window of lines may lie in a file of any size. */
 export const MAX_TEXT_BYTES = MAX_FILE_BYTES;
 
 /** Lines in a text: a final newline ends the last line rather than starting another. */
@@ -15,32 +16,6 @@ export function countLines(text: string): number {
   return count;
 }
 
-/** The first `head` or last `tail` lines, without splitting the whole text into an array of lines. */
-export function selectLines(text: string, head: number | undefined, tail: number | undefined): string {
-  if (head === undefined && tail === undefined) return text;
-  const end = text.endsWith('\n') ? text.length - 1 : text.length;
-  if (head !== undefined) {
-    let at = -1;
-    for (let line = 0; line < head; line += 1) {
-      at = text.indexOf('\n', at + 1);
-      if (at === -1 || at >= end) return text.slice(0, end);
-    }
-    return text.slice(0, at);
-  }
-  let from = 0;
-  let at = end;
-  for (let line = 0; line < tail!; line += 1) {
-    const newline = at > 0 ? text.lastIndexOf('\n', at - 1) : -1;
-    if (newline === -1) {
-      from = 0;
-      break;
-    }
-    from = newline + 1;
-    at = newline;
-  }
-  return text.slice(from, end);
-}
-
 /** Refuses text that would take more than one answer carries, JSON-encoded. */
 export function fitsAnswer(text: string, display: string): void {
   // Six bytes a character is the most JSON can take: below that, no need to count.
@@ -49,31 +24,63 @@ export function fitsAnswer(text: string, display: string): void {
   if (bytes > MAX_ANSWER_BYTES) {
     throw fsError(
       'EFBIG',
-      `${display}: the text asked for takes ${bytes} bytes in an answer, more than the ${formatBytes(MAX_ANSWER_BYTES)} one answer carries; read it in parts with head and tail`,
+      `${display}: the text asked for takes ${bytes} bytes in an answer, more than the ${formatBytes(MAX_ANSWER_BYTES)} one answer carries; read it in parts with offset and limit`,
     );
   }
+}
+
+/** The window of lines a call asks for, if any: the reference server's head N is limit N, its tail N offset -N. */
+function windowOf(args: { offset?: number | undefined; limit?: number | undefined; lineNumbers?: boolean | undefined }): LineWindow | undefined {
+  if (args.limit !== undefined && args.limit < 1) throw Object.assign(new Error('limit must be 1 or more'), { code: 'EINVAL' });
+  if (args.offset === undefined && args.limit === undefined) return undefined;
+  return { offset: args.offset ?? 0, limit: args.limit, numbered: args.lineNumbers === true };
+}
+
+/** Each line after its number and a tab, as `cat -n` writes them. */
+function numbered(text: string, first: number): string {
+  if (text === '') return text;
+  let line = first;
+  return text.replace(/^/gm, () => `${line++}\t`);
 }
 
 export const readTextFile = defineTool({
   name: 'read_text_file',
   title: 'Read a text file',
   description:
-    'Reads a text file (UTF-8). head or tail: only the first or last N lines.',
+    'Reads a text file; limit lines after offset (negative: from the end; tail N is offset -N).',
   input: {
     path: pathField,
-    head: z.number().int().positive().optional(),
-    tail: z.number().int().positive().optional(),
+    offset: z.number().int().optional(),
+    limit: z.number().int().optional(),
+    lineNumbers: z.boolean().optional(),
   },
   output: null,
   heavy: true,
-  async run({ path, head, tail }, scope) {
-    if (head !== undefined && tail !== undefined) throw new Error('give head or tail, not both');
+  async run({ path, ...args }, scope) {
+    const window = windowOf(args);
     const checked = scope.check(path);
     if (!checked.ok) return refused(checked);
-    const read = readText(scope, checked, MAX_TEXT_BYTES);
+    const display = scope.relative(checked.path);
+    if (window === undefined) {
+      let read;
+      try {
+        read = readText(scope, checked, MAX_TEXT_BYTES);
+      } catch (error) {
+        if (errnoOf(error) !== 'EFBIG') throw error;
+        throw fsError('EFBIG', `${quotedIfHidden(display)} is more than the ${formatBytes(MAX_TEXT_BYTES)} one read gives; read it in parts with offset and limit`);
+      }
+      if (!read.ok) return refused(read);
+      const content = args.lineNumbers === true ? numbered(read.text, 1) : read.text;
+      fitsAnswer(content, display);
+      return ok({}, content);
+    }
+    const read = readWindow(scope, checked, window, MAX_TEXT_BYTES);
     if (!read.ok) return refused(read);
-    const content = selectLines(read.text, head, tail);
-    fitsAnswer(content, scope.relative(checked.path));
+    if ('pastEnd' in read) {
+      throw Object.assign(new Error(`${quotedIfHidden(display)} has ${read.pastEnd} lines: offset ${window.offset} is past its end`), { code: 'EINVAL' });
+    }
+    const content = window.numbered ? numbered(read.text, read.firstLine) : read.text;
+    fitsAnswer(content, display);
     return ok({}, content);
   },
 });

@@ -1,11 +1,11 @@
 import nodePath from 'node:path';
 import * as z from 'zod';
 import { quotedIfHidden } from '../../core/index.js';
-import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_PATTERN_LENGTH, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
+import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX_WALK_DEPTH, MAX_WALK_ENTRIES } from '../limits.js';
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
 import { walkCursor, walkOf } from './cursor.js';
-import { compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';
+import { checkPatternLength, compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';
 import { requireDirectory } from './entries.js';
 
 /** Bounds one call's work on a huge tree; its cursor goes on from where it stopped. */
@@ -19,10 +19,12 @@ const GLOB_CHARACTERS = /[*?[\]{}]/;
  * substring of the name.
  */
 function matcherFor(pattern: string, budget: GlobBudget): (relative: string, name: string) => boolean {
+  if (pattern === '') throw new Error('the pattern is empty: give a glob or part of a name.');
   if (GLOB_CHARACTERS.test(pattern)) {
     const glob = compileGlob(pattern.replace(/^(\.\/)+/, ''), budget);
     return (relative) => glob.match(relative);
   }
+  checkPatternLength(pattern);
   const needle = pattern.toLowerCase();
   return (_relative, name) => name.toLowerCase().includes(needle);
 }
@@ -34,7 +36,8 @@ export const searchFiles = defineTool({
     'Finds entries by name below a folder: pattern is a glob (**/*.ts) or a substring, ignoring case.',
   input: {
     path: pathField,
-    pattern: z.string().min(1).max(MAX_PATTERN_LENGTH),
+    // Its length is checked as the call begins (compileGlob for a glob), with a message naming the limit.
+    pattern: z.string(),
     excludePatterns: excludePatternsField,
     cursor: cursorField,
   },
