@@ -56,6 +56,9 @@ describe('read_text_file line windows', () => {
     ['crlf.txt', { offset: -2 }, 9, 10],
     ['no-final-newline.txt', { offset: 8 }, 9, 10],
     ['no-final-newline.txt', { offset: -1 }, 10, 10],
+    // the reference server's head and tail, not listed but still taken
+    ['lines.txt', { head: 3 }, 1, 3],
+    ['lines.txt', { tail: 4 }, 117, 120],
   ];
   for (const [file, window, from, to] of ROWS) {
     test(`${file} ${JSON.stringify(window)} is sed -n ${from},${to}p`, async () => {
@@ -118,6 +121,18 @@ describe('read_text_file line windows', () => {
     } finally {
       await big.close();
       removeDir(folder);
+    }
+  });
+  test('head and tail with each other, or with a window, or not a count of lines, are errors that say so', async () => {
+    for (const [args, said] of [
+      [{ head: 2, tail: 2 }, /head and tail cannot both be given/],
+      [{ head: 2, offset: 1 }, /head and tail are offset and limit/],
+      [{ tail: 0 }, /tail must be a whole number of lines/],
+      [{ head: 'x' }, /head must be a whole number of lines/],
+    ] as const) {
+      const result = await session.call('read_text_file', { workspaceUri, path: 'lines.txt', ...args });
+      assert.equal(result.isError, true, JSON.stringify(args));
+      assert.match(textOf(result), said);
     }
   });
 });

@@ -178,7 +178,8 @@ export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices 
     const cancellable = tool.heavy || accessOf(tool) === 'write';
     const gate = tool.long ? longCalls : tool.heavy ? heavyCalls : lightCalls;
     calls.set(tool.name, {
-      inputSchema: z.object({ workspaceUri, ...tool.input }),
+      // Loose: a name no longer listed (read_text_file's head and tail) still reaches the tool, which says what it became.
+      inputSchema: z.looseObject({ workspaceUri, ...tool.input }),
       run: async (args, call, ctx) => {
         const result = await gate.run(() => dispatch(tool, args, ctx, cancellable ? call : undefined, state, notices), call?.signal);
         // A refusal's log line is on disk before the client sees the refusal.

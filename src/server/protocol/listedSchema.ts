@@ -4,8 +4,8 @@ import * as z from 'zod';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * A JSON Schema without what only costs bytes: `$schema` (2020-12 is MCP's default dialect) and
- * the ±2^53-1 bounds zod writes on every `.int()`. Tool definitions go to the model with every
+ * A JSON Schema without what only costs bytes: `$schema` (2020-12 is MCP's default dialect),
+ * `additionalProperties: {}` (the default), and the ±2^53-1 bounds zod writes on every `.int()`. Tool definitions go to the model with every
  * request, so their size is paid on every turn.
  */
 export function compactSchema(schema: Json): Json {
@@ -14,6 +14,8 @@ export function compactSchema(schema: Json): Json {
   const compact: { [key: string]: Json } = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$schema') continue;
+    // Any further property allowed is what JSON Schema says when nothing is said.
+    if (key === 'additionalProperties' && value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) continue;
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
     compact[key] = compactSchema(value);

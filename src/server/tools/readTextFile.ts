@@ -29,9 +29,22 @@ export function fitsAnswer(text: string, display: string): void {
   }
 }
 
-/** The window of lines a call asks for, if any: the reference server's head N is limit N, its tail N offset -N. */
-function windowOf(args: { offset?: number | undefined; limit?: number | undefined; lineNumbers?: boolean | undefined }): LineWindow | undefined {
-  if (args.limit !== undefined && args.limit < 1) throw Object.assign(new Error('limit must be 1 or more'), { code: 'EINVAL' });
+const invalid = (message: string) => Object.assign(new Error(message), { code: 'EINVAL' });
+
+/**
+ * The window of lines a call asks for, if any. The reference server's head N and tail N, no
+ * longer listed, are still taken: head N is limit N, tail N is offset -N.
+ */
+function windowOf(args: { offset?: number | undefined; limit?: number | undefined; lineNumbers?: boolean | undefined; head?: unknown; tail?: unknown }): LineWindow | undefined {
+  const { head, tail } = args;
+  if (head !== undefined || tail !== undefined) {
+    const count = head ?? tail;
+    if (head !== undefined && tail !== undefined) throw invalid('head and tail cannot both be given: use offset and limit');
+    if (args.offset !== undefined || args.limit !== undefined) throw invalid('head and tail are offset and limit: give those alone');
+    if (!Number.isSafeInteger(count) || (count as number) < 1) throw invalid(`${head !== undefined ? 'head' : 'tail'} must be a whole number of lines, 1 or more`);
+    return head !== undefined ? { offset: 0, limit: count as number, numbered: args.lineNumbers === true } : { offset: -(count as number), limit: undefined, numbered: args.lineNumbers === true };
+  }
+  if (args.limit !== undefined && args.limit < 1) throw invalid('limit must be 1 or more');
   if (args.offset === undefined && args.limit === undefined) return undefined;
   return { offset: args.offset ?? 0, limit: args.limit, numbered: args.lineNumbers === true };
 }
