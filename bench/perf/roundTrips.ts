@@ -48,7 +48,8 @@ export interface RoundTripCase {
   /** Heavy calls get fewer warm-up calls: each takes a good part of a second on the reference. */
   readonly heavy: boolean;
   ours(workspaceUri: string, server: Configuration): Call;
-  reference(root: string, server: Configuration): Call;
+  /** The reference's call, or the calls that do its nearest to the same work, in turn. */
+  reference(root: string, server: Configuration): Call | readonly Call[];
   /** The no-check floor's call, on the light rows only. */
   floor?(root: string): Call;
   /**
@@ -65,7 +66,13 @@ const MAX_PAGES = 1000;
  * A call and the ones its answers' nextCursor asks for, until the work is done: one answer of
  * ours is at most its budget, so the same work as the reference's single answer can take several.
  */
-async function callAllPages(server: RunningServer, call: Call): Promise<ToolAnswer[]> {
+async function callAllPages(server: RunningServer, work: Call | readonly Call[]): Promise<ToolAnswer[]> {
+  if (Array.isArray(work)) {
+    const answers: ToolAnswer[] = [];
+    for (const call of work) answers.push(...(await callAllPages(server, call)));
+    return answers;
+  }
+  const call = work as Call;
   const answers: ToolAnswer[] = [];
   let args = call.args;
   for (;;) {
@@ -153,6 +160,32 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     },
   },
   {
+    id: 'window_1m',
+    label: `read_text_file, 50 lines from the middle of ${FILE_1M} (1 MiB; the reference: the whole file, its nearest)`,
+    heavy: false,
+    ours: (workspaceUri) => ({ tool: 'read_text_file', args: { workspaceUri, path: FILE_1M, offset: 7000, limit: 50 } }),
+    reference: (root) => ({ tool: 'read_text_file', args: { path: path.join(root, FILE_1M) } }),
+    check(answers, server) {
+      const lines = answerText(answers[0]!).split('\n').length;
+      if (server !== 'reference' && lines !== 50) throw new Error(`the window holds ${lines} lines, not 50`);
+    },
+  },
+  {
+    id: 'search_contents',
+    label: `search_file_contents for a word in neither file of ${DEEP_FOLDER}/, 4 KiB and 1 MiB (the reference: search_files then read_multiple_files, its nearest)`,
+    heavy: true,
+    ours: (workspaceUri) => ({ tool: 'search_file_contents', args: { workspaceUri, path: DEEP_FOLDER, pattern: 'needle' } }),
+    reference: (root) => [
+      { tool: 'search_files', args: { path: path.join(root, DEEP_FOLDER), pattern: '**/*.txt' } },
+      { tool: 'read_multiple_files', args: { paths: [path.join(root, FILE_4K), path.join(root, FILE_1M)] } },
+    ],
+    check(answers, server) {
+      if (server === 'reference') return;
+      const searched = answers.reduce((sum, answer) => sum + ((answer.structuredContent?.searched as number | undefined) ?? 0), 0);
+      if (searched !== 2) throw new Error(`search_file_contents searched ${searched} files, not both`);
+    },
+  },
+  {
     id: 'search_files',
     label: 'search_files **/*.md, 9,000 files (ours: every page)',
     heavy: true,
@@ -237,15 +270,20 @@ export interface RoundTripReport {
   readonly rows: readonly RoundTripRow[];
 }
 
-function callFor(testCase: RoundTripCase, configuration: Configuration, workspace: RoundTripWorkspace): Call {
+function callFor(testCase: RoundTripCase, configuration: Configuration, workspace: RoundTripWorkspace): Call | readonly Call[] {
   if (configuration === 'floor') return testCase.floor!(workspace.root);
   return configuration === 'reference' ? testCase.reference(workspace.root, configuration) : testCase.ours(pathToFileURL(workspace.root).href, configuration);
 }
 
-async function callChecked(server: RunningServer, testCase: RoundTripCase, call: Call, workspace: RoundTripWorkspace): Promise<ToolAnswer[]> {
+/** The tools a piece of work calls, for messages. */
+function toolsOf(work: Call | readonly Call[]): string {
+  return Array.isArray(work) ? work.map((call: Call) => call.tool).join(' + ') : (work as Call).tool;
+}
+
+async function callChecked(server: RunningServer, testCase: RoundTripCase, call: Call | readonly Call[], workspace: RoundTripWorkspace): Promise<ToolAnswer[]> {
   const answers = await callAllPages(server, call);
   const failed = answers.find((answer) => answer.isError === true);
-  if (failed !== undefined) throw new Error(`${call.tool} answered an error: ${answerText(failed).slice(0, 300)}`);
+  if (failed !== undefined) throw new Error(`${toolsOf(call)} answered an error: ${answerText(failed).slice(0, 300)}`);
   testCase.check?.(answers, server.configuration, workspace);
   return answers;
 }
@@ -299,7 +337,7 @@ async function measureCase(
           const answers = await callAllPages(server, call);
           samples.push(msSince(start));
           const failed = answers.find((answer) => answer.isError === true);
-          if (failed !== undefined) throw new Error(`${call.tool} answered an error: ${answerText(failed).slice(0, 300)}`);
+          if (failed !== undefined) throw new Error(`${toolsOf(call)} answered an error: ${answerText(failed).slice(0, 300)}`);
           calls += 1;
         }
         rounds.get(configuration)!.push(calls / (msSince(roundStart) / 1000));
