@@ -27,8 +27,8 @@ const ITSELF = PATH_TOOL_NAMES.filter((name) => !OPERATIONS[name].followFinal);
 export const traceHelp = `Usage: boundary-inspector trace <input> --root <uri-or-path> [options]
        boundary-inspector trace <input> --as <decider> [options]
 
-Traces a URI or path against a workspace root through the eight stages (parse, refusals,
-decode, normalise, alias, case, realpath, containment) and reports whether it is inside, as
+Traces a URI or path against a workspace root through its stages (parse, refusals,
+decode, normalise, alias, case, realpath, containment, secrets) and reports whether it is inside, as
 one of the server's tools judges it before touching the disk. When it is not, or nothing is there,
 it lists under "Did you mean" the existing entries the input nearly named: the name in
 another case or Unicode form, with trailing dots or spaces, percent-decoded, cut by a raw
@@ -139,6 +139,7 @@ function verdictAsTrace(verdict: DeciderVerdict, root: string, platform: Platfor
     links: [],
     kind: null,
     nearMisses: [],
+    secret: null,
     stages: verdict.stages.map(({ name, ...row }) => ({ stage: name, ...row })),
     rootStages: [],
   };
