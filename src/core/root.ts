@@ -106,3 +106,8 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
     rootPaths: { lexical: converted.split, real },
   };
 }
+
+/** The same root with a secrets policy made once its real path is known (a host's rules are read from the folder). */
+export function withSecrets(root: Extract<PreparedRoot, { ok: true }>, secrets: SecretPolicy): Extract<PreparedRoot, { ok: true }> {
+  return { ...root, requestCtx: { ...root.requestCtx, secrets } };
+}

@@ -120,3 +120,39 @@ export function secretReason(match: SecretMatch, access: SecretAccess): string {
     `a client that can ask (MCP elicitation) asks them. To allow it without asking, ${secretAllowance(match)}.`
   );
 }
+
+/** The secrets flags `serve` and `trace` take, as given. */
+export interface SecretFlags {
+  readonly secret?: readonly string[] | undefined;
+  readonly 'no-default-secrets'?: boolean | undefined;
+  readonly 'claude-code-deny'?: boolean | undefined;
+  /** Set by the extension: the patterns given are its setting's, and reasons name the setting. */
+  readonly 'secrets-from-settings'?: boolean | undefined;
+}
+
+/** Their `parseArgs` options, one definition for every command line. */
+export const SECRET_FLAG_OPTIONS = {
+  secret: { type: 'string', multiple: true },
+  'no-default-secrets': { type: 'boolean' },
+  'claude-code-deny': { type: 'boolean' },
+  'secrets-from-settings': { type: 'boolean' },
+} as const;
+
+export interface SecretChoice {
+  readonly defaults: boolean;
+  readonly patterns: readonly { readonly pattern: string; readonly source: string }[];
+  /** Apply Claude Code's deny rules from each workspace's `.claude` settings files. */
+  readonly claudeCodeDeny: boolean;
+}
+
+/** What the flags ask for, or what is wrong with a pattern. */
+export function secretChoiceFromFlags(flags: SecretFlags): { readonly secrets: SecretChoice } | { readonly error: string } {
+  const source = flags['secrets-from-settings'] ? `setting ${SECRET_SETTINGS.patterns}` : `flag ${SECRET_SETTINGS.patternFlag}`;
+  const patterns = [];
+  for (const pattern of flags.secret ?? []) {
+    const error = secretPatternError(pattern);
+    if (error !== undefined) return { error: `${SECRET_SETTINGS.patternFlag}: ${error}` };
+    patterns.push({ pattern, source });
+  }
+  return { secrets: { defaults: flags['no-default-secrets'] !== true, patterns, claudeCodeDeny: flags['claude-code-deny'] === true } };
+}
