@@ -34,7 +34,7 @@ export const REFUSAL_CODES = [
   'ERR_FILE_CHANGED', 'ERR_NOT_TEXT', 'ERR_SECRET',
 ] as const;
 
-export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment'] as const;
+export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment', 'secrets'] as const;
 
 // ------------------------------------------------------------------------------------------------
 // Temporary directories
