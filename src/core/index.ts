@@ -1,5 +1,5 @@
 export * from './types.js';
-export { rootToPath, prepareRoot, type RootConversion, type PreparedRoot, type RootOptions, type PrepareOptions } from './root.js';
+export { rootToPath, prepareRoot, withSecrets, type RootConversion, type PreparedRoot, type RootOptions, type PrepareOptions } from './root.js';
 export { trace, traceAgainst, verdictFor, type TraceOptions } from './trace.js';
 export { pathToUri } from './uri.js';
 export { findNearMisses, withNearMisses, MAX_NEAR_MISSES, DEFAULT_MAX_NAMES, type NearMissOptions, type OtherWorkspace } from './nearMisses.js';
@@ -12,3 +12,4 @@ export { visible, quoted, quotedIfHidden, shownParts, hiddenCharacters, isBidiCo
 export { inRootSpelling } from './stages/alias.js';
 export { foreignPath, translateForeign, localShare, DEFAULT_WSL_MOUNT_ROOT, type Spellings, type ForeignPath } from './spellings.js';
 export { policyFromFlags, CASE_POLICIES, SYMLINK_POLICIES, type PolicyFlags } from './policy.js';
+export { secretPolicy, matchSecret, secretReason, secretPatternError, secretChoiceFromFlags, DEFAULT_SECRET_RULES, SECRET_SETTINGS, SECRET_FLAG_OPTIONS, type SecretChoice, type SecretFlags, type SecretPolicy, type SecretRule, type SecretAccess, type SecretOptions, type SecretDenyRules } from './secrets.js';

@@ -1,5 +1,6 @@
 import { joinSplit, type SplitPath } from './paths.js';
 import { spellLong } from './shortNames.js';
+import type { SecretPolicy } from './secrets.js';
 import type { Spellings } from './spellings.js';
 import type { StageContext } from './stage.js';
 import { decideComparison, type Comparison } from './stages/casePolicy.js';
@@ -21,6 +22,8 @@ export interface RootOptions {
 export interface PrepareOptions extends RootOptions {
   /** The host's filesystem. Omit it to simulate `platform` without consulting this machine. */
   readonly fs?: FileSystemPort;
+  /** The workspace's secrets policy, applied to every request after containment. */
+  readonly secrets?: SecretPolicy;
 }
 
 export type RootConversion =
@@ -81,7 +84,7 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
   const converted = rootToPath(root, options);
   if (!converted.ok) return { ...converted, ctx };
   const comparison = decideComparison(converted.split, ctx);
-  const requestCtx: StageContext = { ...ctx, role: 'request', root: converted.split };
+  const requestCtx: StageContext = { ...ctx, role: 'request', root: converted.split, secrets: options.secrets };
   if (!ctx.fs) {
     return { ...converted, ctx, comparison, real: null, realPath: null, requestCtx, rootReal: undefined, rootPaths: { lexical: converted.split, real: null } };
   }
@@ -102,4 +105,9 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
     rootReal: { lexical: converted.split, real },
     rootPaths: { lexical: converted.split, real },
   };
+}
+
+/** The same root with a secrets policy made once its real path is known (a host's rules are read from the folder). */
+export function withSecrets(root: Extract<PreparedRoot, { ok: true }>, secrets: SecretPolicy): Extract<PreparedRoot, { ok: true }> {
+  return { ...root, requestCtx: { ...root.requestCtx, secrets } };
 }

@@ -1,4 +1,5 @@
 import type { SplitPath } from './paths.js';
+import type { SecretPolicy } from './secrets.js';
 import type { Spellings } from './spellings.js';
 import type { FileSystemPort, LinkHop, Platform, Policy, RefusalCode, StageName, StageResult, StageStatus } from './types.js';
 
@@ -24,6 +25,8 @@ export interface StageContext {
   readonly spellings?: Spellings | undefined;
   /** For a request, the root it is judged against (its lexical spelling). */
   readonly root?: SplitPath | undefined;
+  /** The workspace's secrets policy; none when absent (the stage is skipped). */
+  readonly secrets?: SecretPolicy | undefined;
 }
 
 interface RowFields {

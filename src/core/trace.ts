@@ -10,12 +10,16 @@ import { normalise } from './stages/normalise.js';
 import { parse } from './stages/parse.js';
 import { realpath } from './stages/realpath.js';
 import { refusals } from './stages/refusals.js';
-import type { EntryKind, LinkHop, NearMiss, RefusalCode, StageName, StageResult, Trace, Verdict } from './types.js';
+import { secrets } from './stages/secrets.js';
+import type { SecretAccess } from './secrets.js';
+import type { EntryKind, LinkHop, NearMiss, RefusalCode, SecretMatch, StageName, StageResult, Trace, Verdict } from './types.js';
 import { quoted, visible } from './visible.js';
 
 export interface TraceOptions extends PrepareOptions {
   /** Follow a link at the last name (default). False for operations on the link itself: delete, rename, write. */
   readonly followFinal?: boolean;
+  /** What is done with the path, for the secrets policy: `read` (default) or `change`. */
+  readonly access?: SecretAccess;
 }
 
 /** The verdict for a refusal code: a path shown to lie outside, or a request refused on its form. */
@@ -23,7 +27,7 @@ export function verdictFor(code: RefusalCode): Exclude<Verdict, 'inside'> {
   return code === 'ERR_OUTSIDE' || code === 'ERR_SYMLINK_ESCAPE' ? 'outside' : 'refused';
 }
 
-/** Traces `input` against `root` through the eight stages. Never throws for any input string. */
+/** Traces `input` against `root` through the stages. Never throws for any input string. */
 export function trace(input: string, root: string, options: TraceOptions): Trace {
   return traceAgainst(prepareRoot(root, options), input, options);
 }
@@ -40,6 +44,7 @@ function makeTrace(
   path: string | null,
   links: readonly LinkHop[],
   kind: EntryKind | null,
+  secret: SecretMatch | null = null,
 ): Trace {
   const ctx = root.ctx;
   return {
@@ -59,6 +64,7 @@ function makeTrace(
     links,
     kind,
     nearMisses: NO_NEAR_MISSES,
+    secret,
   };
 }
 
@@ -67,7 +73,7 @@ const NO_LINKS: readonly LinkHop[] = Object.freeze([]);
 export const NO_NEAR_MISSES: readonly NearMiss[] = Object.freeze([]);
 
 /** Traces against a root prepared once (the server prepares each granted root at start-up). */
-export function traceAgainst(root: PreparedRoot, input: string, options: { readonly followFinal?: boolean } = {}): Trace {
+export function traceAgainst(root: PreparedRoot, input: string, options: Omit<TraceOptions, keyof PrepareOptions> = {}): Trace {
   if (!root.ok) {
     const reason = `The root ${quoted(root.input)} is refused at ${root.stage}: ${root.reason}`;
     return makeTrace(root, input, [], 'refused', 'root', root.code, reason, null, NO_LINKS, null);
@@ -106,6 +112,9 @@ export function traceAgainst(root: PreparedRoot, input: string, options: { reado
   const { real, kind, links } = realised.value;
   const path = real ? joinSplit(real, ctx.platform) : lexicalPath;
   if (!contained.ok) return makeTrace(root, input, stages, verdictFor(contained.code), 'containment', contained.code, contained.reason, path, links, kind);
+  const held = secrets(realised.value, ctx, root.rootPaths, options.access ?? 'read', ctx.secrets);
+  stages.push(held.outcome.result);
+  if (!held.outcome.ok) return makeTrace(root, input, stages, 'refused', 'secrets', held.outcome.code, held.outcome.reason, path, links, kind, held.match);
   const reason = `${visible(path)} is inside the workspace root ${visible(root.realPath ?? root.path)}.`;
   return makeTrace(root, input, stages, 'inside', 'containment', null, reason, path, links, kind);
 }

@@ -2,8 +2,8 @@
 export type Platform = 'linux' | 'darwin' | 'win32';
 export const PLATFORMS: readonly Platform[] = ['linux', 'darwin', 'win32'];
 
-export type StageName = 'parse' | 'refusals' | 'decode' | 'normalise' | 'alias' | 'case' | 'realpath' | 'containment';
-export const STAGES: readonly StageName[] = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment'];
+export type StageName = 'parse' | 'refusals' | 'decode' | 'normalise' | 'alias' | 'case' | 'realpath' | 'containment' | 'secrets';
+export const STAGES: readonly StageName[] = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment', 'secrets'];
 
 export type StageStatus = 'pass' | 'refuse' | 'note' | 'skip';
 export type Verdict = 'inside' | 'outside' | 'refused';
@@ -39,7 +39,8 @@ export type RefusalCode =
   | 'ERR_WORKSPACE_UNMOUNTED'
   | 'ERR_CHANGED_SINCE_READ'
   | 'ERR_FILE_CHANGED'
-  | 'ERR_NOT_TEXT';
+  | 'ERR_NOT_TEXT'
+  | 'ERR_SECRET';
 
 export interface Policy {
   /** `file://localhost/x`: RFC 8089 calls it the local host; refused by default so each file has one spelling. */
@@ -126,6 +127,23 @@ export interface Trace {
    * nothing there.
    */
   readonly nearMisses: readonly NearMiss[];
+  /**
+   * The secrets policy's word on a path inside (secrets.ts): the pattern that holds it, where the
+   * pattern came from, and whether the person may consent (`ask`, "asks first") or not (`deny`,
+   * "refused by policy"); either way the verdict is `refused`, with ERR_SECRET. Null otherwise.
+   */
+  readonly secret: SecretMatch | null;
+}
+
+/** A secret pattern that held a path, and what it decided. */
+export interface SecretMatch {
+  /** `ask`: the person may consent; `deny`: refused whatever the answer (a host's own deny rule). */
+  readonly decision: 'ask' | 'deny';
+  readonly pattern: string;
+  /** Where the pattern came from, in words: `default`, a setting, a flag, a settings file and line. */
+  readonly source: string;
+  /** The path it matched, relative to the workspace with `/` between names (a folder's ends in `/`). */
+  readonly path: string;
 }
 
 /** What the filesystem says about one name, without following a link at it. */

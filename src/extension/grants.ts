@@ -68,6 +68,13 @@ export function serverLaunch(folders: readonly Folder[], trusted: boolean, setti
     // refuses to start when told to fold case where the filesystem does not.
     args.push('--case', policy.case === 'insensitive' ? 'auto' : policy.case, '--symlinks', policy.symlinks);
     if (policy.case === 'insensitive') notes.push({ kind: 'case-simulated' });
+    const secrets = settings.secrets;
+    if (secrets !== undefined) {
+      // The patterns are the setting's: the server's reasons name it, not the flag.
+      if (secrets.patterns.length > 0) args.push('--secrets-from-settings', ...secrets.patterns.flatMap((pattern) => ['--secret', pattern]));
+      if (!secrets.defaults) args.push('--no-default-secrets');
+      if (secrets.claudeCodeDeny) args.push('--claude-code-deny');
+    }
     if (refusalLog !== null) args.push('--refusal-log', refusalLog, '--refusal-log-size', String(settings.refusalLogSize));
   }
   // node:crypto is required here, not at activation: loading it costs milliseconds of the editor's start.

@@ -13,6 +13,8 @@ export interface Settings {
   readonly simulatedRoots: SimulatedRoots;
   /** A WSL distribution and mapped drives the inspector simulates. */
   readonly simulatedSpellings: SimulatedSpellings;
+  /** The server's secrets policy: the defaults on or off, patterns added, Claude Code's deny rules. */
+  readonly secrets?: { readonly defaults: boolean; readonly patterns: readonly string[]; readonly claudeCodeDeny: boolean };
 }
 
 function simulatedRoots(given: unknown): SimulatedRoots {
@@ -48,5 +50,10 @@ export function readSettings(): Settings {
     refusalLogSize: Math.max(1024, config.get<number>('refusalLogSize', 1024 * 1024)),
     simulatedRoots: simulatedRoots(config.get('simulatedRoots')),
     simulatedSpellings: simulatedSpellings(config.get('simulatedSpellings')),
+    secrets: {
+      defaults: config.get<boolean>('secrets.defaults', true),
+      patterns: config.get<string[]>('secrets.patterns', []).filter((pattern) => typeof pattern === 'string' && pattern.trim() !== ''),
+      claudeCodeDeny: config.get<boolean>('secrets.claudeCodeDeny', false),
+    },
   };
 }

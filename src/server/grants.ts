@@ -1,4 +1,4 @@
-import { pathToUri, prepareRoot, type FileSystemPort, type Platform, type Policy, type PreparedRoot, type Spellings } from '../core/index.js';
+import { pathToUri, prepareRoot, secretPolicy, withSecrets, type FileSystemPort, type Platform, type Policy, type PreparedRoot, type SecretChoice, type SecretDenyRules, type Spellings } from '../core/index.js';
 import { sameWorkspace } from '../shared/grants.js';
 
 export { sameWorkspace };
@@ -29,6 +29,10 @@ export interface GrantOptions {
   readonly spellings?: Spellings;
   /** Whether a path is an existing directory (following links: the root's own links are the user's layout). */
   readonly isDirectory: (path: string) => boolean;
+  /** The secrets policy every workspace gets; none leaves the secrets stage skipped. */
+  readonly secrets?: SecretChoice;
+  /** A host's deny rules read from a workspace's folder (claudeCodeDeny.ts), when the choice asks for them. */
+  readonly denyRules?: (workspace: string) => SecretDenyRules | undefined;
 }
 
 /**
@@ -71,13 +75,15 @@ export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions):
       grants[twin] = { ...grants[twin]!, rights: narrower };
       continue;
     }
+    const secrets = options.secrets;
+    const deny = secrets?.claudeCodeDeny ? options.denyRules?.(realPath) : undefined;
     grants.push({
       uri: pathToUri(root.path, options.platform),
       given: spec.uri,
       path: root.path,
       realPath,
       rights: spec.rights,
-      root,
+      root: secrets === undefined ? root : withSecrets(root, secretPolicy({ defaults: secrets.defaults, patterns: secrets.patterns, ...(deny ? { deny } : {}) })),
     });
   }
   return { grants, errors, warnings };

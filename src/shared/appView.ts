@@ -7,4 +7,4 @@ import type { Trace } from '../core/types.js';
 
 export const TRACE_FACTS_META_KEY = 'io.github.boundary-inspector/trace';
 
-export type TraceFacts = Pick<Trace, 'input' | 'root' | 'rootPath' | 'platform' | 'policy' | 'links' | 'kind'>;
+export type TraceFacts = Pick<Trace, 'input' | 'root' | 'rootPath' | 'platform' | 'policy' | 'links' | 'kind' | 'secret'>;

@@ -124,13 +124,14 @@ function traceRow(row: Row): Trace {
 }
 
 /**
- * Every stage of an inside trace passes or notes. The one exception the pipeline itself makes: decode
- * percent-decodes "only URIs", so for a path input it is skipped (the path is taken literally).
+ * Every stage of an inside trace passes or notes. The exceptions the pipeline itself makes: decode
+ * percent-decodes "only URIs", so for a path input it is skipped (the path is taken literally), and
+ * the secrets stage is skipped without a secrets policy (none is given here).
  */
 function assertNoneRefusing(t: Trace, label: string): void {
   const isUri = t.input.startsWith('file:');
   for (const s of t.stages) {
-    const allowed = s.stage === 'decode' && !isUri ? ['pass', 'note', 'skip'] : ['pass', 'note'];
+    const allowed = (s.stage === 'decode' && !isUri) || s.stage === 'secrets' ? ['pass', 'note', 'skip'] : ['pass', 'note'];
     assert.ok(allowed.includes(s.status), `${label}: stage ${s.stage} is ${s.status}`);
   }
 }
@@ -151,7 +152,7 @@ function check(row: Row): void {
   // Invariants: the verdict follows from the code (docs/pipeline.md, "Refusal codes").
   if (t.verdict === 'inside') {
     assert.equal(t.code, null, label);
-    assert.deepEqual(t.stages.map((s) => s.stage), [...STAGES], `${label}: the eight stages in order`);
+    assert.deepEqual(t.stages.map((s) => s.stage), [...STAGES], `${label}: every stage in order`);
     assertNoneRefusing(t, label);
   } else if (t.stage !== 'root') {
     const outside = t.code === 'ERR_OUTSIDE' || t.code === 'ERR_SYMLINK_ESCAPE';
@@ -425,11 +426,11 @@ describe('the stages of an inside trace', () => {
     '.',
   ];
   for (const input of inputs) {
-    test(`eight stages, none refusing: ${input.replace(base, '<tmp>')}`, () => {
+    test(`every stage, none refusing: ${input.replace(base, '<tmp>')}`, () => {
       const t = trace(input, WS, { platform: 'linux', fs: nodeFileSystem });
       assert.equal(t.verdict, 'inside', t.reason);
       assert.equal(t.simulated, false);
-      assert.deepEqual(t.stages.map((s) => s.stage), ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment']);
+      assert.deepEqual(t.stages.map((s) => s.stage), ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment', 'secrets']);
       assertNoneRefusing(t, input);
       assert.equal(t.rootPath, WS);
     });

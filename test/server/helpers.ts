@@ -31,10 +31,10 @@ export const REFUSAL_CODES = [
   'ERR_ENCODED_SEPARATOR', 'ERR_ILLEGAL_CHARACTER', 'ERR_BAD_ENCODING', 'ERR_NOT_ABSOLUTE', 'ERR_SYMLINK_ESCAPE',
   'ERR_SYMLINK_REFUSED', 'ERR_SYMLINK_LOOP', 'ERR_SYMLINK_DANGLING', 'ERR_PERMISSION', 'ERR_NAME_TOO_LONG', 'ERR_OUTSIDE', 'ERR_NOT_GRANTED',
   'ERR_READ_ONLY', 'ERR_WORKSPACE_GONE', 'ERR_WORKSPACE_REPLACED', 'ERR_WORKSPACE_UNMOUNTED', 'ERR_CHANGED_SINCE_READ',
-  'ERR_FILE_CHANGED', 'ERR_NOT_TEXT',
+  'ERR_FILE_CHANGED', 'ERR_NOT_TEXT', 'ERR_SECRET',
 ] as const;
 
-export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment'] as const;
+export const STAGE_NAMES = ['parse', 'refusals', 'decode', 'normalise', 'alias', 'case', 'realpath', 'containment', 'secrets'] as const;
 
 // ------------------------------------------------------------------------------------------------
 // Temporary directories
@@ -223,6 +223,11 @@ export interface SessionOptions {
   readonly inProcess?: boolean;
   /** Keep every message in `wire` (the default); false keeps only the transport's errors. */
   readonly recordWire?: boolean;
+  /**
+   * Declare elicitation and answer each `elicitation/create` (live on 2025-11-25, inside a
+   * multi-round-trip result on 2026-07-28) with this: the person's answer in a test.
+   */
+  readonly elicit?: (params: { message: string; requestedSchema?: unknown }) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> };
 }
 
 export interface ProgressSeen {
@@ -299,14 +304,17 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
   if (kind === 'v2') {
     const { Client } = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
     const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
+    const capabilities = { ...(roots !== undefined ? { roots: { listChanged: true } } : {}), ...(options.elicit !== undefined ? { elicitation: { form: {} } } : {}) };
     const client = new Client(
       { name: 'bi-e2e-v2', version: '1.0.0' },
       {
-        ...(roots !== undefined ? { capabilities: { roots: { listChanged: true } } } : {}),
+        ...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
         versionNegotiation: { mode: 'auto' },
       },
     );
     if (roots !== undefined) client.setRequestHandler('roots/list', answerRoots);
+    const elicit = options.elicit;
+    if (elicit !== undefined) client.setRequestHandler('elicitation/create', async (request) => elicit(request.params as never));
     const transport = link?.transport ?? new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
     const stderr = link?.stderr ?? collect((transport as StdioClientTransport).stderr);
     const wire = tapTransport(transport, options.recordWire !== false);
@@ -347,8 +355,11 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
   const { Client: V1Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport: V1StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
   const { ListRootsRequestSchema, LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
-  const client = new V1Client({ name: 'bi-e2e-v1', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+  const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+  const client = new V1Client({ name: 'bi-e2e-v1', version: '1.0.0' }, { capabilities: { roots: { listChanged: true }, ...(options.elicit !== undefined ? { elicitation: { form: {} } } : {}) } });
   client.setRequestHandler(ListRootsRequestSchema, answerRoots);
+  const elicitV1 = options.elicit;
+  if (elicitV1 !== undefined) client.setRequestHandler(ElicitRequestSchema, async (request) => elicitV1(request.params as never));
   const transport = link?.transport ?? new V1StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
   const stderr = link?.stderr ?? collect((transport as V1StdioClientTransport).stderr);
   const wire = tapTransport(transport, options.recordWire !== false);

@@ -7,6 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { hostPlatform, nodeFileSystem } from '../../src/host/node.js';
 import { buildGrants } from '../../src/server/grants.js';
+import { claudeCodeDenyRules } from '../../src/server/claudeCodeDeny.js';
 import { parseServeArgs } from '../../src/server/launch/options.js';
 import { createServer } from '../../src/server/protocol/createServer.js';
 import { RefusalLog } from '../../src/server/refusals/refusalLog.js';
@@ -26,7 +27,7 @@ export function serveInProcess(args: readonly string[]): InProcessLink {
   const options = parseServeArgs(args);
   const platform = hostPlatform();
   const isDirectory = (target: string) => fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() === true;
-  const { grants, errors } = buildGrants(options.grants, { platform, policy: options.policy, fs: nodeFileSystem, isDirectory });
+  const { grants, errors } = buildGrants(options.grants, { platform, policy: options.policy, fs: nodeFileSystem, isDirectory, secrets: options.secrets, denyRules: (workspace) => claudeCodeDenyRules(workspace, platform) });
   if (errors.length > 0) throw new Error(errors.join('\n'));
   let stderr = '';
   const logger = (message: string) => {

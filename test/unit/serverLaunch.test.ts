@@ -83,3 +83,19 @@ test('the arguments it builds start the real server: the VS Code drive spelling 
   assert.ok(converted.ok);
   assert.equal(converted.path, 'C:\\Users\\dev\\app');
 });
+
+test('the secrets settings become the server\'s flags, the patterns named as the setting\'s, and parse as serve parses them', async () => {
+  const { parseServeArgs } = await import('../../src/server/launch/options.js');
+  const launch = serverLaunch([docs], true, { ...settings, secrets: { defaults: false, patterns: ['*.sqlite', '!.env.example'], claudeCodeDeny: true } }, null);
+  const parsed = parseServeArgs(launch.args);
+  assert.deepEqual(parsed.secrets, {
+    defaults: false,
+    patterns: [
+      { pattern: '*.sqlite', source: 'setting boundaryInspector.secrets.patterns' },
+      { pattern: '!.env.example', source: 'setting boundaryInspector.secrets.patterns' },
+    ],
+    claudeCodeDeny: true,
+  });
+  const plain = parseServeArgs(serverLaunch([docs], true, { ...settings, secrets: { defaults: true, patterns: [], claudeCodeDeny: false } }, null).args);
+  assert.deepEqual(plain.secrets, { defaults: true, patterns: [], claudeCodeDeny: false });
+});

@@ -116,6 +116,7 @@ function traceOf(explanation: Explanation, meta: Record<string, unknown> | undef
     links: facts?.links ?? [],
     kind: facts?.kind ?? null,
     nearMisses: explanation.nearMisses,
+    secret: facts?.secret ?? null,
   };
 }
 

@@ -1,4 +1,5 @@
-import { prepareRoot, traceAgainst, withNearMisses, type Platform, type Trace } from '../../core/index.js';
+import { prepareRoot, secretChoiceFromFlags, secretPolicy, SECRET_FLAG_OPTIONS, traceAgainst, withNearMisses, withSecrets, type Platform, type Trace } from '../../core/index.js';
+import { claudeCodeDenyRules } from '../../server/claudeCodeDeny.js';
 import { boundaryTrace } from '../../deciders/boundary-inspector/index.js';
 import { decidingStage, type DeciderVerdict } from '../../deciders/index.js';
 import { nodeFileSystem } from '../../host/node.js';
@@ -27,8 +28,8 @@ const ITSELF = PATH_TOOL_NAMES.filter((name) => !OPERATIONS[name].followFinal);
 export const traceHelp = `Usage: boundary-inspector trace <input> --root <uri-or-path> [options]
        boundary-inspector trace <input> --as <decider> [options]
 
-Traces a URI or path against a workspace root through the eight stages (parse, refusals,
-decode, normalise, alias, case, realpath, containment) and reports whether it is inside, as
+Traces a URI or path against a workspace root through its stages (parse, refusals,
+decode, normalise, alias, case, realpath, containment, secrets) and reports whether it is inside, as
 one of the server's tools judges it before touching the disk. When it is not, or nothing is there,
 it lists under "Did you mean" the existing entries the input nearly named: the name in
 another case or Unicode form, with trailing dots or spaces, percent-decoded, cut by a raw
@@ -59,6 +60,13 @@ Options:
   --platform linux|darwin|win32      whose path rules apply (default: this machine's); another
                                      platform is simulated: the filesystem is not consulted
   --case auto|sensitive|insensitive  how names are compared (default: auto, asks the filesystem)
+  --secret <pattern>                 a gitignore pattern, relative to the root, held by the secrets
+                                     stage (repeatable; "!pattern" lets a file go); after the
+                                     defaults (.env*, *.pem, *.key, id_rsa*, .npmrc, .netrc,
+                                     **/.aws/credentials, .ssh/, and .git for tools that change)
+  --no-default-secrets               only the --secret patterns
+  --claude-code-deny                 also Claude Code's Read and Edit deny rules in the root's
+                                     .claude/settings.json and .claude/settings.local.json
   --symlinks contain|refuse          links below the root: follow if they land inside, or refuse
                                      (default: contain)
   --allow-localhost                  accept file://localhost/... (default: refused)
@@ -139,6 +147,7 @@ function verdictAsTrace(verdict: DeciderVerdict, root: string, platform: Platfor
     links: [],
     kind: null,
     nearMisses: [],
+    secret: null,
     stages: verdict.stages.map(({ name, ...row }) => ({ stage: name, ...row })),
     rootStages: [],
   };
@@ -170,6 +179,7 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
       case: { type: 'string' },
       symlinks: { type: 'string' },
       ...hostPolicyOptions,
+      ...SECRET_FLAG_OPTIONS,
       ...spellingOptions,
       ...deciderOptions,
       as: { type: 'string' },
@@ -191,17 +201,23 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
   if (values.root === undefined) throw new UsageError('--root <uri-or-path> is required');
   const tool = values.tool ?? DEFAULT_TOOL;
   if (!isToolName(tool) || !PATH_TOOL_NAMES.includes(tool)) throw new UsageError(`--tool must be one of ${PATH_TOOL_NAMES.join(', ')}; got ${JSON.stringify(tool)}`);
-  const { followFinal, acts } = OPERATIONS[tool];
+  const { followFinal, acts, changes } = OPERATIONS[tool];
   const platform = platformFrom(values.platform, host);
-  const root = prepareRoot(values.root, {
+  const secrets = secretChoiceFromFlags(values);
+  if ('error' in secrets) throw new UsageError(secrets.error);
+  const prepared = prepareRoot(values.root, {
     platform,
     policy: policyFrom(values),
     spellings: spellingsFrom(values, platform, host, io.env),
     ...(platform === host ? { fs: nodeFileSystem } : {}),
   });
+  // The server's secrets policy; Claude Code's deny rules are read from the root's folder on this machine only.
+  const { defaults, patterns, claudeCodeDeny } = secrets.secrets;
+  const deny = claudeCodeDeny && prepared.ok && platform === host ? claudeCodeDenyRules(prepared.realPath ?? prepared.path, platform) : undefined;
+  const root = prepared.ok ? withSecrets(prepared, secretPolicy({ defaults, patterns, ...(deny ? { deny } : {}) })) : prepared;
   // One root only: no other workspace to point to, so near misses come from the disk alone; and
   // no grant, so no read-only rule.
-  const result = withNearMisses(traceAgainst(root, positionals[0]!, { followFinal }), root);
+  const result = withNearMisses(traceAgainst(root, positionals[0]!, { followFinal, access: changes ? 'change' : 'read' }), root);
   if (values.json) writeJson(io, traceJson(result, tool));
   else io.stdout.write(renderTrace(result, { color: Boolean(io.stdout.isTTY) && !('NO_COLOR' in io.env), operation: { tool, acts } }));
   return result.verdict === 'inside' ? EXIT.ok : EXIT.refused;

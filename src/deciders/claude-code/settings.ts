@@ -90,7 +90,8 @@ function parseSettings(text: string): { value?: SettingsValue; error?: string } 
   }
 }
 
-function readSource(fs: DeciderFileSystem, layer: Layer, path: string, ruleRoot: string): SettingsSource {
+/** One settings file as Claude Code reads it: its text, its value, or why it is not used. */
+export function readSource(fs: DeciderFileSystem, layer: Layer, path: string, ruleRoot: string): SettingsSource {
   const text = fs.readText(path);
   if (text === undefined) return { layer, path, found: false, ruleRoot };
   return { layer, path, found: true, text, ruleRoot, ...parseSettings(text) };

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_REFUSAL_LOG_BYTES } from '../refusals/refusalLog.js';
 import type { GrantSpec } from '../grants.js';
-import { policyFromFlags, type Policy } from '../../core/index.js';
+import { policyFromFlags, secretChoiceFromFlags, SECRET_FLAG_OPTIONS, type Policy, type SecretChoice } from '../../core/index.js';
 
 export class ServeUsageError extends Error {}
 
@@ -11,6 +11,8 @@ export interface ServeOptions {
   readonly refusalLog: string | undefined;
   readonly refusalLogBytes: number;
   readonly policy: Partial<Policy>;
+  /** The secrets policy of every workspace: the defaults, patterns added, Claude Code's deny rules. */
+  readonly secrets: SecretChoice;
   readonly sandbox: 'auto' | 'off';
   /** Start the sandbox, check it from inside as the server would, print what it found as JSON and exit. */
   readonly checkSandbox: boolean;
@@ -37,6 +39,14 @@ Options:
   --allow-unc                   accept UNC shares on win32 (default: refused)
   --case auto|sensitive|insensitive   how names are compared (default: auto)
   --symlinks contain|refuse     links below a workspace (default: contain)
+  --secret <pattern>            a gitignore pattern, relative to each workspace, whose files are read
+                                or changed only with the person's consent (repeatable; "!pattern"
+                                lets a file go); after the defaults: .env*, *.pem, *.key, id_rsa*,
+                                .npmrc, .netrc, **/.aws/credentials, .ssh/, and .git for changes
+  --no-default-secrets          only the --secret patterns
+  --claude-code-deny            also refuse what Claude Code's permissions.deny Read(...) and
+                                Edit(...) rules in a workspace's .claude/settings.json and
+                                .claude/settings.local.json name
   --sandbox auto|off            run inside bubblewrap (Linux) or sandbox-exec (macOS) where it works,
                                 seeing only the workspaces; Windows has none (default: auto)
   --check-sandbox               start the sandbox for these workspaces, check it from inside as the
@@ -80,6 +90,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
         'check-sandbox': { type: 'boolean' },
         'direct-calls': { type: 'string' },
         quiet: { type: 'boolean' },
+        ...SECRET_FLAG_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -91,6 +102,8 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   if (!Number.isInteger(size) || size < 1024) throw new ServeUsageError('--refusal-log-size must be a whole number of bytes, at least 1024');
   const parsedPolicy = policyFromFlags(values);
   if ('error' in parsedPolicy) throw new ServeUsageError(parsedPolicy.error);
+  const secrets = secretChoiceFromFlags(values);
+  if ('error' in secrets) throw new ServeUsageError(secrets.error);
   return {
     help: values.help === true,
     grants: [
@@ -100,6 +113,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     refusalLog: values['refusal-log'],
     refusalLogBytes: size,
     policy: parsedPolicy.policy,
+    secrets: secrets.secrets,
     sandbox: oneOf('sandbox', values.sandbox, ['auto', 'off'] as const) ?? 'auto',
     checkSandbox: values['check-sandbox'] === true,
     directCalls: (oneOf('direct-calls', values['direct-calls'], ['on', 'off'] as const) ?? 'on') === 'on',

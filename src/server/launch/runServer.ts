@@ -5,6 +5,7 @@ import { hostPlatform, nodeFileSystem, realPathOr } from '../../host/node.js';
 import { DEFAULT_WSL_MOUNT_ROOT, isInside, splitAbsolute, visible, type Platform } from '../../core/index.js';
 import { readSpellings } from '../../host/spellings.js';
 import { buildGrants, type Grant } from '../grants.js';
+import { claudeCodeDenyRules } from '../claudeCodeDeny.js';
 import { parseServeArgs, serveHelp, ServeUsageError, type ServeOptions } from './options.js';
 import { RefusalChannel, relayRefusals } from '../refusals/refusalChannel.js';
 import { RefusalLog } from '../refusals/refusalLog.js';
@@ -137,7 +138,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
   const platform = hostPlatform();
   const marker = sandboxMarker(process.env);
   const spellings = marker?.spellings ?? readSpellings(platform, process.env);
-  const { grants, errors, warnings } = buildGrants(options.grants, { platform, policy: options.policy, fs: nodeFileSystem, spellings, isDirectory });
+  const { grants, errors, warnings } = buildGrants(options.grants, { platform, policy: options.policy, fs: nodeFileSystem, spellings, isDirectory, secrets: options.secrets, denyRules: (workspace) => claudeCodeDenyRules(workspace, platform) });
   if (spellings.wsl) log(`inside WSL (${spellings.wsl.distro}): a Windows path is refused with its ${spellings.wsl.mountRoot ?? DEFAULT_WSL_MOUNT_ROOT} spelling`);
   for (const warning of warnings) log(warning);
   if (errors.length > 0) {

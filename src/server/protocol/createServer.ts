@@ -9,6 +9,7 @@ import { chooseFromRoots } from './legacyRoots.js';
 import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from '../limits.js';
 import { refusalResult, serverRefusal, workspaceChangeRefusal, type ServerRefusal } from '../refusals/refusal.js';
 import { RefusalNotices } from './refusalNotices.js';
+import { SecretQuestions } from './secretQuestions.js';
 import { registerResources } from './resources.js';
 import type { Era } from './era.js';
 import { listedSchema } from './listedSchema.js';
@@ -102,6 +103,7 @@ async function dispatch(
   call: CallContext | undefined,
   state: ServerState,
   notices: RefusalNotices,
+  questions: SecretQuestions,
 ): Promise<CallToolResult | InputRequiredResult> {
   const given = typeof args.workspaceUri === 'string' ? args.workspaceUri : null;
   const input = inputOf(args);
@@ -129,13 +131,16 @@ async function dispatch(
   // The granted path must still name the folder held open, or nothing is read or changed there.
   const current = await workspaceNow(state, grant, accessOf(tool) === 'write');
   if ('change' in current) return refuse(workspaceChangeRefusal(current.change), workspaceUri);
-  const scope = makeScope({ state, grant, anchor: current.anchor, tool: tool.name, workspaceUri, call: new CallControl(call), onRefusal });
-  try {
-    const outcome = await tool.run(args as never, scope);
-    return outcome.kind === 'ok' ? toResult(outcome, tool.output !== null) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
-  } catch (error) {
-    return errorResult(scope.notFound(error));
-  }
+  // Run again, once the person consented, for a secret it met (secretQuestions.ts).
+  return questions.settle(state, ctx, async (consent) => {
+    const scope = makeScope({ state, grant, anchor: current.anchor, tool: tool.name, workspaceUri, call: new CallControl(call), onRefusal, consent });
+    try {
+      const outcome = await tool.run(args as never, scope);
+      return outcome.kind === 'ok' ? toResult(outcome, tool.output !== null) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
+    } catch (error) {
+      return errorResult(scope.notFound(error));
+    }
+  });
 }
 
 /** A tool's call as both paths run it: the SDK's handler, and the direct path of directCalls.ts. */
@@ -164,6 +169,7 @@ export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices 
   // What it is, and that it is always given, is said once, in list_workspaces' description: on
   // 2026-07-28 it may be left out for the legacy roots adapter, but never needs to be.
   const workspaceUri = era === 'legacy' ? z.string() : z.string().optional();
+  const questions = new SecretQuestions(era, () => notices.connection);
   const calls = new Map<string, ToolCall>();
   calls.set(listWorkspaces.name, {
     inputSchema: z.object({}),
@@ -181,7 +187,7 @@ export function toolCalls(state: ServerState, era: Era, notices: RefusalNotices 
       // Loose: a name no longer listed (read_text_file's head and tail) still reaches the tool, which says what it became.
       inputSchema: z.looseObject({ workspaceUri, ...tool.input }),
       run: async (args, call, ctx) => {
-        const result = await gate.run(() => dispatch(tool, args, ctx, cancellable ? call : undefined, state, notices), call?.signal);
+        const result = await gate.run(() => dispatch(tool, args, ctx, cancellable ? call : undefined, state, notices, questions), call?.signal);
         // A refusal's log line is on disk before the client sees the refusal.
         await state.log.settled();
         return boundedFailure(result);

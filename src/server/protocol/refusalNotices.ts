@@ -54,6 +54,11 @@ export class RefusalNotices {
     this.server = server;
   }
 
+  /** That server: its client is also the one asked about secrets on 2025-11-25 (secretQuestions.ts). */
+  get connection(): McpServer | undefined {
+    return this.server;
+  }
+
   /** The listener for one request: on 2026-07-28 its notices go with the request itself, and only with one. */
   listenerFor(ctx: ServerContext | undefined): RefusalListener {
     let send: (notice: Notice) => Promise<void> | undefined;

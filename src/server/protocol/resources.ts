@@ -133,6 +133,9 @@ function locate(uri: string, state: ServerState): { grant: Grant; trace: Trace }
   const traces = state.grants.map((grant) => ({ grant, trace: traceAgainst(grant.root, uri) }));
   const inside = traces.filter(({ trace }) => trace.verdict === 'inside');
   if (inside.length > 0) return inside.reduce((deepest, next) => (next.grant.realPath.length > deepest.grant.realPath.length ? next : deepest));
+  // Inside a workspace whose secrets policy holds it: nothing here asks the person, the tools do.
+  const held = traces.find(({ trace }) => trace.code === 'ERR_SECRET');
+  if (held !== undefined) return { refusal: held.trace };
   const first = traces[0]!.trace;
   if (first.verdict === 'outside' && traces.length > 1) {
     return { refusal: { ...first, reason: `${first.path} is not inside any granted workspace (${state.grants.map((grant) => grant.uri).join(', ')}).` } };

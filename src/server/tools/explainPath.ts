@@ -65,7 +65,7 @@ export const explainPath = defineTool({
     const resolved = refusal?.path ?? trace.path;
     // Absent rather than null: a field is there when it has a value.
     const stages = trace.stages.map(({ output, ...row }) => (output === null ? row : { ...row, output }));
-    const facts: TraceFacts = { input: trace.input, root: trace.root, rootPath: trace.rootPath, platform: trace.platform, policy: trace.policy, links: trace.links, kind: trace.kind };
+    const facts: TraceFacts = { input: trace.input, root: trace.root, rootPath: trace.rootPath, platform: trace.platform, policy: trace.policy, links: trace.links, kind: trace.kind, secret: trace.secret };
     return {
       kind: 'ok',
       structured: {

@@ -23,6 +23,7 @@ import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { walkCursor, walkWithinOf, type Within } from './cursor.js';
 import { checkPatternLength, excluder, type GlobBudget } from './directoryTree.js';
 import { requireDirectory } from './entries.js';
+import { heldInWalk } from './secretConsent.js';
 
 interface Line {
   line: number;
@@ -194,6 +195,8 @@ export const searchFileContents = defineTool({
     let searched = 0;
     let bytesRead = 0;
     let tooDeep = false;
+    let held = 0;
+    const sep = scope.state.platform === 'win32' ? '\\' : '/';
 
     /** Searches one file; a verdict for the walk when the answer is full. */
     const searchFile = (entry: WalkEntry, folder: Folder): typeof STOP | typeof STOP_BEFORE | undefined => {
@@ -259,6 +262,11 @@ export const searchFileContents = defineTool({
       exclude: (entry) => excluded(entry.relative),
       visit(entry, below, _parent, folder) {
         if (below.kind === 'too-deep') tooDeep = true;
+        // A secret's lines never reach the answer: a held file is not read, a held folder not entered.
+        if ((entry.type === 'file' || entry.type === 'directory') && heldInWalk(scope.grant, [...checked.target.names, ...entry.names], entry.type === 'directory', sep) !== undefined) {
+          if (entry.type === 'file' && included(entry.relative)) held += 1;
+          return undefined;
+        }
         if (entry.type === 'symlink' && included(entry.relative)) skipped.links += 1;
         if (entry.type === 'file' && included(entry.relative)) {
           const verdict = searchFile(entry, folder());
@@ -274,6 +282,7 @@ export const searchFileContents = defineTool({
     if (files.length === 0 && nextCursor === undefined) text.push(`No match for ${quotedIfHidden(pattern)} under ${quotedIfHidden(scope.relative(checked.path))}.`);
     const notSearched = skippedText(skipped);
     if (notSearched !== undefined) text.push(notSearched);
+    if (held > 0) text.push(`(${held} file${held === 1 ? '' : 's'} held by the secrets policy not searched: read one by its path to ask the person)`);
     if (nextCursor !== undefined) text.push(`(more may follow: call again with cursor ${nextCursor})`);
     if (tooDeep) text.push(`(folders ${MAX_WALK_DEPTH} levels down were not searched: search from deeper down)`);
     return ok(

@@ -12,6 +12,7 @@ import { ChangedError, currentAnchor, errnoOf, fsError, type Anchor, type Checke
 import type { ReadMemory } from '../readMemory.js';
 import type { ListingMemory } from '../listingMemory.js';
 import type { AppView } from './appViews.js';
+import { CallConsent, sessionConsents } from './secretConsent.js';
 
 export interface ServerState {
   readonly grants: readonly Grant[];
@@ -188,9 +189,11 @@ export interface ScopeOptions {
   readonly call: CallControl;
   /** Hears each refusal the scope records, as the refusal log does (the client's notices). */
   readonly onRefusal: RefusalListener;
+  /** The person's consents for this call, and the secrets it met without one. */
+  readonly consent?: CallConsent;
 }
 
-export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRefusal }: ScopeOptions): Scope {
+export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRefusal, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
   const own = OPERATIONS[tool];
   const record = (refusal: ServerRefusal, input: string) => {
     onRefusal(tool, workspaceUri, input, refusal);
@@ -203,9 +206,12 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
         : refusal;
     void state.log.record(tool, workspaceUri, input, logged);
   };
-  const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>): Judged => {
-    const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal });
-    if (trace.verdict !== 'inside' || trace.path === null) return { trace, refusal: refusalFromTrace(trace) };
+  const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>, consented?: CallConsent): Judged => {
+    const access = operation.changes ? 'change' : 'read';
+    const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal, access });
+    // A held secret goes on only with the person's consent, and then meets the grant's rights.
+    const lifted = trace.code === 'ERR_SECRET' && consented !== undefined && consented.decide(grant, trace, access) === 'allow';
+    if ((trace.verdict !== 'inside' && !lifted) || trace.path === null) return { trace, refusal: refusalFromTrace(trace) };
     const readOnly = operation.changes ? readOnlyReason(state.grants, state.platform, as, trace.path, operation.replaces) : undefined;
     if (readOnly === undefined) return { trace, refusal: null };
     return { trace, refusal: { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace } };
@@ -224,7 +230,7 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
       followFinal: options.followFinal ?? own.followFinal,
       changes: own.changes,
       replaces: options.replaces ?? own.replaces,
-    });
+    }, consent);
     if (refusal === null) {
       if (trace.kind === 'missing' && missing.size < MAX_EXPLAINED_MISSING) missing.set(trace.path!, { input, trace });
       return { ok: true, path: trace.path!, target: anchor.checked(trace.path!), trace };

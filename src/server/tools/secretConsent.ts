@@ -1,0 +1,60 @@
+// The server's hook on the secrets policy: a path the core found held (ERR_SECRET, after
+// containment, before any I/O) is allowed when the person consented, for this call or for the
+// session; otherwise the call notes it, so that the protocol layer can ask the person
+// (protocol/secretQuestions.ts). The answer only ever comes from the client's elicitation.
+import { matchSecret, type SecretMatch, type Trace } from '../../core/index.js';
+import type { Grant } from '../grants.js';
+
+export type ConsentAccess = 'read' | 'change';
+
+/** A path held by an `ask` pattern that this call needs, and what holds it. */
+export interface HeldPath {
+  readonly key: string;
+  readonly workspace: string;
+  readonly access: ConsentAccess;
+  readonly match: SecretMatch;
+}
+
+/** What the person allowed for the session (stdio: one connection per process), per server state. */
+const sessions = new WeakMap<object, Set<string>>();
+
+export function sessionConsents(state: object): Set<string> {
+  let granted = sessions.get(state);
+  if (granted === undefined) sessions.set(state, (granted = new Set()));
+  return granted;
+}
+
+/** One call's consents: those given for this call only, and the held paths it met without one. */
+export class CallConsent {
+  readonly held = new Map<string, HeldPath>();
+
+  constructor(
+    private readonly session: ReadonlySet<string>,
+    private readonly once: ReadonlySet<string> = new Set(),
+  ) {}
+
+  /**
+   * For a trace held by the secrets policy: allow when the person consented; ask (noted for the
+   * question); deny for a host's deny rule, which no consent lifts.
+   */
+  decide(grant: Grant, trace: Trace, access: ConsentAccess): 'allow' | 'ask' | 'deny' {
+    const match = trace.secret;
+    if (match === null || match.decision === 'deny') return 'deny';
+    // Keyed by what the pattern matched: the real path below the workspace.
+    const key = JSON.stringify([grant.uri, access, match.path]);
+    if (this.session.has(key) || this.once.has(key)) return 'allow';
+    if (!this.held.has(key)) this.held.set(key, { key, workspace: grant.uri, access, match });
+    return 'ask';
+  }
+}
+
+/**
+ * Whether a file or folder met in a walk (`names` below the workspace's real path, never reached
+ * through a link) is held for reading: a walk leaves its content out, whatever was consented for
+ * one path; asking is for the tools that name a path.
+ */
+export function heldInWalk(grant: Grant, names: readonly string[], folder: boolean, sep: string): SecretMatch | undefined {
+  const policy = grant.root.requestCtx.secrets;
+  if (policy === undefined || names.length === 0) return undefined;
+  return matchSecret(policy, `${names.join('/')}${folder ? '/' : ''}`, 'read', [grant.realPath, ...names].join(sep));
+}
