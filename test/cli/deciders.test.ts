@@ -13,7 +13,7 @@ const repoRoot = path.resolve(__dirname, '../..');
 const cliPath = path.join(repoRoot, 'dist', 'cli.js');
 const REGISTERED = DECIDER_NAMES.filter((name) => DECIDERS[name] !== undefined);
 /** The keys of `trace --json` without --as (docs/cli.md). */
-const TRACE_KEYS = ['tool', 'verdict', 'code', 'stage', 'reason', 'path', 'root', 'rootPath', 'platform', 'simulated', 'policy', 'links', 'kind', 'nearMisses', 'stages', 'rootStages'];
+const TRACE_KEYS = ['tool', 'verdict', 'code', 'stage', 'reason', 'path', 'root', 'rootPath', 'platform', 'simulated', 'policy', 'links', 'kind', 'nearMisses', 'secret', 'stages', 'rootStages'];
 const VERDICT_KEYS = ['decider', 'program', 'version', 'basis', 'decision', 'rule', 'access', 'fixes', 'differences', 'configFiles'];
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv = {}) {

@@ -104,6 +104,7 @@ export function traceJson(result: Trace, tool: ToolName = DEFAULT_TOOL) {
     links: result.links,
     kind: result.kind,
     nearMisses: result.nearMisses,
+    secret: result.secret,
     stages: result.stages,
     rootStages: result.rootStages,
   };

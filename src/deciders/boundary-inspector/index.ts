@@ -2,7 +2,7 @@
 // the tool's row of OPERATIONS saying whether a link at the last name is followed. `allow`
 // exactly when the tool would act; with one root and no grants, the read-only rule is not
 // applied, as `trace` does not apply it.
-import { prepareRoot, REFUSAL_CODES, traceAgainst, visible, withNearMisses, type PreparedRoot, type Trace } from '../../core/index.js';
+import { prepareRoot, REFUSAL_CODES, secretPolicy, traceAgainst, visible, withNearMisses, withSecrets, type PreparedRoot, type Trace } from '../../core/index.js';
 import { OPERATIONS, PATH_TOOL_NAMES, type ToolName } from '../../shared/operations.js';
 import type { Decider, DeciderContext, DeciderVerdict, Fix } from '../types.js';
 
@@ -18,12 +18,15 @@ export function workspaceOf(context: DeciderContext): string {
 
 /** The trace this server's tool makes of the input, near misses included, and the root it was made against. */
 export function boundaryTrace(input: string, tool: ToolName, context: DeciderContext): { readonly trace: Trace; readonly root: PreparedRoot } {
-  const root = prepareRoot(workspaceOf(context), {
+  const prepared = prepareRoot(workspaceOf(context), {
     platform: context.platform,
     ...(context.policy ? { policy: context.policy } : {}),
     ...(context.simulated ? {} : { fs: context.fs }),
   });
-  return { trace: withNearMisses(traceAgainst(root, input, { followFinal: OPERATIONS[tool].followFinal }), root), root };
+  // The server's secrets policy as it starts by default.
+  const root = prepared.ok ? withSecrets(prepared, secretPolicy()) : prepared;
+  const { followFinal, changes } = OPERATIONS[tool];
+  return { trace: withNearMisses(traceAgainst(root, input, { followFinal, access: changes ? 'change' : 'read' }), root), root };
 }
 
 /** What would let a refused trace through: the near misses first (each a path that works), then the code's advice. */
