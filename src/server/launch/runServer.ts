@@ -8,15 +8,9 @@ import { buildGrants, type Grant } from '../grants.js';
 import { parseServeArgs, serveHelp, ServeUsageError, type ServeOptions } from './options.js';
 import { RefusalChannel, relayRefusals } from '../refusals/refusalChannel.js';
 import { RefusalLog } from '../refusals/refusalLog.js';
-import {
-  sandboxInside,
-  STARTED_INSIDE,
-  startInSandbox,
-  WINDOWS_SANDBOX_DETAIL,
-  type SandboxConfig,
-  type SandboxStarted,
-  type SandboxState,
-} from './sandbox.js';
+import type { SandboxState } from '../../host/protection.js';
+import { WINDOWS_SANDBOX_DETAIL } from '../../shared/layers.js';
+import { sandboxInside, STARTED_INSIDE, startInSandbox, type SandboxConfig, type SandboxStarted } from './sandbox.js';
 import { sandboxMarker } from './sandboxEnvironment.js';
 import type { ServerState } from '../tools/tool.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
