@@ -5,8 +5,9 @@ import { hostPlatform, nodeFileSystem, realPathOr } from '../../host/node.js';
 import { DEFAULT_WSL_MOUNT_ROOT, isInside, splitAbsolute, visible, type Platform } from '../../core/index.js';
 import { readSpellings } from '../../host/spellings.js';
 import { buildGrants, type Grant } from '../grants.js';
+import { LauncherChannel, launcherAnswers } from './launcherChannel.js';
 import { parseServeArgs, serveHelp, ServeUsageError, type ServeOptions } from './options.js';
-import { RefusalChannel, relayRefusals } from '../refusals/refusalChannel.js';
+import { relayRefusals } from '../refusals/refusalChannel.js';
 import { RefusalLog } from '../refusals/refusalLog.js';
 import type { SandboxState } from '../../host/protection.js';
 import { WINDOWS_SANDBOX_DETAIL } from '../../shared/layers.js';
@@ -80,7 +81,7 @@ function grantHoldingLog(log: string, grants: readonly Grant[], platform: Platfo
  * is written.
  */
 function relayInside({ child, channel, mechanism }: SandboxStarted, refusalLog: RefusalLog, workspaces: HeldWorkspaces): void {
-  if (channel instanceof Duplex) relayRefusals(channel, refusalLog, { workspaces, writerAlive: writerAliveHere });
+  if (channel instanceof Duplex) relayRefusals(channel, refusalLog, launcherAnswers(channel, { workspaces, writerAlive: writerAliveHere }));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {
     log(`could not start inside ${mechanism}: ${error.message}`);
@@ -192,7 +193,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
     const channel =
       marker?.channel === undefined
         ? undefined
-        : new RefusalChannel(marker.channel, onLogError, () => {
+        : new LauncherChannel(marker.channel, onLogError, () => {
             log('the launcher outside the sandbox is gone: stopping');
             process.exit(1);
           });
@@ -201,7 +202,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
     const refusals =
       channel === undefined || marker?.refusalLog === undefined
         ? fileLog()
-        : new RefusalLog(marker.refusalLog, options.refusalLogBytes, onLogError, channel);
+        : new RefusalLog(marker.refusalLog, options.refusalLogBytes, onLogError, channel.refusals);
     const host =
       channel === undefined
         ? undefined
