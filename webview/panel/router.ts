@@ -4,13 +4,14 @@ import { visible } from '../../src/core/visible.js';
 import { DEFAULT_TOOL } from '../../src/shared/operations.js';
 import { renderAnswer } from '../render.js';
 import { loadFinding, showAudits } from './audit.js';
-import { savedFeed, loadRefusal, showFeed } from './feed.js';
+import { loadRefusal, savedFeed, showFeed } from './feed.js';
 import { applyPolicy, choose, currentPolicy, currentRoot, fillDeciders, fillRoots, saveState, selectRoot } from './form.js';
 import { savedHistory, updateHistoryButtons } from './history.js';
 import { showGrants, showServer } from './protection.js';
 import { isPanelState, page, SERVER, ui, vscode } from './state.js';
 import { bringTraceIntoView, changed, markChosen, show, showDecided, traceNow, updateRun } from './trace.js';
 
+/** Puts a saved state on the page: the form, the refusal list's filters and the history. */
 export function applyState(state: PanelState): void {
   ui.input.value = state.input;
   ui.platform.value = state.platform;

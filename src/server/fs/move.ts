@@ -5,6 +5,7 @@ import { attempt, ChangedError, entryTypeOf, errnoOf, fsError, LINK_UNSUPPORTED,
 import type { Folder } from './folder.js';
 import { withTemporary } from './temporary.js';
 
+/** The error for a destination that holds something already: moving never replaces it. */
 export function destinationExists(destination: string): NodeJS.ErrnoException {
   return fsError('EEXIST', `${destination} already exists; move_file never overwrites. Delete it first (delete_path) or choose another name.`);
 }

@@ -3,6 +3,7 @@ import { inFolder, type CheckedPath } from './anchor.js';
 import { fsError } from './errors.js';
 import type { Folder } from './folder.js';
 
+/** Reads an open file that fstat saw at `size` bytes, at most `maxBytes`; `display` names it in an error. */
 export function readOpen(fd: number, size: bigint, maxBytes: number, display: string): Buffer {
   // The size goes with the error: a caller with a budget tells "not now" from "never".
   if (size > BigInt(maxBytes)) throw Object.assign(fsError('EFBIG', `${display} is ${size} bytes, more than the ${maxBytes} this tool reads`), { size: Number(size) });
@@ -21,6 +22,7 @@ export function readOpen(fd: number, size: bigint, maxBytes: number, display: st
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
+/** Opens the regular file `name` in `folder` and reads it, at most `maxBytes`, with its stats. */
 export function readIn(folder: Folder, name: string, maxBytes: number, display: string): { bytes: Buffer; stats: BigIntStats } {
   const { fd, stats } = folder.openFile(name);
   try {
