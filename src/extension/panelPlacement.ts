@@ -92,7 +92,12 @@ export class PanelPlacement implements vscode.Disposable {
     this.whenActive(() => moveActiveEditor({ to: 'position', by: 'group', value: column }));
   }
 
-  /** Runs `then` once the panel is the active editor (at most MOVE_WAIT_MS from now). */
+  /**
+   * Runs `then` once the panel is the active editor (at most MOVE_WAIT_MS from now), as the
+   * editor's move acts on the active editor. Another editor may have become the active one since
+   * the panel opened (the page whose button opened it takes the focus back after the click): the
+   * panel is brought forward again.
+   */
   private whenActive(then: () => void): void {
     this.waiting?.dispose();
     if (this.panel.active) {
@@ -111,6 +116,7 @@ export class PanelPlacement implements vscode.Disposable {
       if (this.waiting === handle) this.waiting = undefined;
     });
     this.waiting = handle;
+    this.panel.reveal(this.panel.viewColumn);
   }
 
   dispose(): void {
