@@ -25,9 +25,10 @@ export function subsetCodiconCss(css, used) {
 
 /** The files whose codicons the webview shows: its scripts and stylesheet, and the page the extension writes. */
 export function webviewSources(root) {
-  const webview = path.join(root, 'webview');
+  const sources = (folder) => readdirSync(folder).filter((name) => /\.(ts|css)$/.test(name)).map((name) => path.join(folder, name));
   return [
-    ...readdirSync(webview).filter((name) => /\.(ts|css)$/.test(name)).map((name) => path.join(webview, name)),
+    ...sources(path.join(root, 'webview')),
+    ...sources(path.join(root, 'webview', 'panel')),
     path.join(root, 'src', 'extension', 'panel.ts'),
   ];
 }

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { auditDisk, createFixture, OUTSIDE_TIME, WORKERS, type DiskCounts, type Fixture } from './fixture.js';
 import { PLANS, type Request, type Target, type ToolPlan } from './plans.js';
-import { findOnPath } from '../../src/server/launch/sandbox.js';
+import { findOnPath } from '../../src/host/node.js';
 import { prepareSwapHelper, startSwapper, type RunningSwapper, type SwapHelper } from './swapper.js';
 import { patience } from '../../test/patience.js';
 

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { findOnPath } from '../../src/server/launch/sandbox.js';
+import { findOnPath } from '../../src/host/node.js';
 
 /** Ignored by git; the binaries are cached here between runs. */
 export const buildDirectory = path.join(__dirname, 'build');

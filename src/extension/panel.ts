@@ -14,6 +14,7 @@ import type { RefusalFeed } from './refusalFeed.js';
 import type { SimulatedRoots, SimulatedSpellings } from '../shared/simulatedRoots.js';
 import { deciderChoices, judgeRequest, namedFiles } from './deciding.js';
 import { simulatedRequest } from './tracing.js';
+import { openingPlacement, PanelPlacement, REPLAY_MS } from './panelPlacement.js';
 
 /** What the panel needs from the rest of the extension. */
 export interface PanelContext {
@@ -45,32 +46,6 @@ export interface PanelContext {
    * `chat.tools.edits.autoApprove`), for the vscode-agent decider; without it that decider is given none.
    */
   readonly vscodeAgent?: () => VsCodeContext;
-}
-
-/**
- * Where the inspector opens: in the active editor's group, or beside it when the active tab is a
- * page the editor API does not describe (the walkthrough, the settings), so that the page whose
- * steps lead to the inspector stays in view. `besideOf` is the group it was opened beside.
- */
-interface Placement {
-  readonly column: vscode.ViewColumn;
-  readonly besideOf?: vscode.ViewColumn;
-}
-
-function placement(): Placement {
-  const group = vscode.window.tabGroups.activeTabGroup;
-  const active = group.activeTab;
-  return active !== undefined && active.input === undefined ? { column: vscode.ViewColumn.Beside, besideOf: group.viewColumn } : { column: vscode.ViewColumn.Active };
-}
-
-/** How long the panel is waited for to become the active editor before a move is given up. */
-const MOVE_WAIT_MS = 5_000;
-/** A command handed to the page this recently is handed again to a page loaded again (a move takes up to MOVE_WAIT_MS, then loads). */
-const REPLAY_MS = 2 * MOVE_WAIT_MS;
-
-/** The editor's own move of the active editor to another group (`moveActiveEditor`), which keeps it pinned. */
-function moveActiveEditor(to: { readonly to: 'right' | 'position'; readonly by: 'group'; readonly value?: number }): void {
-  void vscode.commands.executeCommand('moveActiveEditor', to);
 }
 
 /** dist/serverCalls.js, beside this bundle (esbuild.mjs): required at the first run, never at activation. */
@@ -135,15 +110,10 @@ export class InspectorPanel {
   private readonly pending: ExtensionMessage[] = [];
   private following: vscode.Disposable | undefined;
   private calls: ServerCalls | undefined;
-  /** The group the panel was last opened beside, until its page has said whether it fits there. */
-  private besideOf: vscode.ViewColumn | undefined;
+  /** Its moves between editor groups. */
+  private readonly placement: PanelPlacement;
   /** The commands handed to the page in the last REPLAY_MS, and when: a page loaded again meanwhile gets them too. */
   private handed: { readonly message: ExtensionMessage; readonly at: number }[] = [];
-  /** The window's width when the inspector last did not fit beside a page, and the width last seen. */
-  private static besideClippedAt: number | undefined;
-  private static windowWidth: number | undefined;
-  /** Waiting for the panel to become the active editor, to move it (whenActive). */
-  private waiting: vscode.Disposable | undefined;
   /** Held while the page is shown: the agent's server is looked for meanwhile. */
   private watching: vscode.Disposable | undefined;
   /** The files the verdict last shown names: the only ones the page may ask to open. */
@@ -152,31 +122,17 @@ export class InspectorPanel {
   static createOrShow(context: PanelContext, first?: ExtensionMessage): InspectorPanel {
     let inspector = InspectorPanel.current;
     if (inspector === undefined) {
-      const where = InspectorPanel.placement();
+      const where = openingPlacement();
       const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Boundary Inspector'), where.column, InspectorPanel.options(context));
-      inspector = InspectorPanel.current = new InspectorPanel(panel, context, null);
-      inspector.besideOf = where.besideOf;
+      inspector = InspectorPanel.current = new InspectorPanel(panel, context, null, where.besideOf);
     } else if (inspector.panel.visible) {
-      const where = placement();
-      inspector.panel.reveal(inspector.panel.viewColumn);
-      // Beside the page, in a group a narrower window may have pushed off the screen: the page measures again.
-      if (where.besideOf !== undefined && inspector.panel.viewColumn !== where.besideOf) {
-        inspector.besideOf = where.besideOf;
-        inspector.post({ type: 'measure' });
-      }
+      if (inspector.placement.reveal()) inspector.post({ type: 'measure' });
     } else {
       // Hidden behind another tab: shown where a new one would open.
-      inspector.show(InspectorPanel.placement());
+      inspector.placement.show();
     }
     if (first) inspector.post(first);
     return inspector;
-  }
-
-  /** Where to open: beside a page unless the window was too narrow for that the last time. */
-  private static placement(): Placement {
-    const where = placement();
-    const narrow = InspectorPanel.besideClippedAt !== undefined && InspectorPanel.besideClippedAt === InspectorPanel.windowWidth;
-    return where.besideOf !== undefined && narrow ? { column: vscode.ViewColumn.Active } : where;
   }
 
   static revive(panel: vscode.WebviewPanel, context: PanelContext, state: PanelState | null): InspectorPanel {
@@ -203,7 +159,9 @@ export class InspectorPanel {
     private readonly panel: vscode.WebviewPanel,
     private readonly context: PanelContext,
     private restored: PanelState | null,
+    besideOf?: vscode.ViewColumn,
   ) {
+    this.placement = new PanelPlacement(panel, besideOf);
     panel.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
     panel.webview.html = this.html();
     this._register(panel.onDidDispose(() => this.dispose()));
@@ -216,58 +174,6 @@ export class InspectorPanel {
       this.watching = undefined;
     }));
     this._register(panel.webview.onDidReceiveMessage((message: WebviewMessage) => this.receive(message)));
-  }
-
-  /**
-   * Brings a hidden panel forward where a new one would open. Beside the active page, when it is
-   * hidden behind that page in the same group: brought forward in its own group, then moved to
-   * the group beside, as the editor's own move keeps it a pinned editor (one revealed straight in
-   * another group would open there as a preview, which the next file opened replaces).
-   */
-  private show(where: Placement): void {
-    this.besideOf = where.besideOf;
-    const own = this.panel.viewColumn;
-    this.panel.reveal(own);
-    if (where.besideOf !== undefined && own === where.besideOf) this.whenActive(() => moveActiveEditor({ to: 'right', by: 'group' }));
-  }
-
-  /** Runs `then` once the panel is the active editor (at most MOVE_WAIT_MS from now). */
-  private whenActive(then: () => void): void {
-    this.waiting?.dispose();
-    if (this.panel.active) {
-      then();
-      return;
-    }
-    const listener = this.panel.onDidChangeViewState(() => {
-      if (!this.panel.active) return;
-      handle.dispose();
-      then();
-    });
-    const timer = setTimeout(() => handle.dispose(), MOVE_WAIT_MS);
-    const handle = new vscode.Disposable(() => {
-      clearTimeout(timer);
-      listener.dispose();
-      if (this.waiting === handle) this.waiting = undefined;
-    });
-    this.waiting = handle;
-  }
-
-  /**
-   * The page's first picture after it opened. Beside a page, in a window too narrow for two
-   * groups, the editor keeps each group at its least width and pushes the new one past the
-   * window's edge or under the secondary side bar: the inspector then takes the place of the page
-   * it was opened beside. Once per opening, so a layout the person makes is never fought.
-   */
-  private drawn(clipped: boolean, windowWidth: number): void {
-    InspectorPanel.windowWidth = windowWidth;
-    const column = this.besideOf;
-    // Still in the page's group, before its move beside (show): the page drawn beside tells.
-    if (column === undefined || this.panel.viewColumn === column) return;
-    this.besideOf = undefined;
-    InspectorPanel.besideClippedAt = clipped ? windowWidth : undefined;
-    if (!clipped) return;
-    // The move loads the page again: what this one was just handed goes to the next one too (ready).
-    this.whenActive(() => moveActiveEditor({ to: 'position', by: 'group', value: column }));
   }
 
   private _register<T extends vscode.Disposable>(disposable: T): T {
@@ -391,7 +297,7 @@ export class InspectorPanel {
         }
         return;
       case 'drawn':
-        this.drawn(message.clipped, message.windowWidth);
+        this.placement.drawn(message.clipped, message.windowWidth);
         return;
       case 'runAudit':
         this.context.runAudit();
@@ -558,7 +464,7 @@ export class InspectorPanel {
 
   dispose(): void {
     if (InspectorPanel.current === this) InspectorPanel.current = undefined;
-    this.waiting?.dispose();
+    this.placement.dispose();
     this.watching?.dispose();
     this.panel.dispose();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();

@@ -62,8 +62,6 @@ export function spellingsFor(platform: Platform, simulated: SimulatedSpellings =
   return platform === host ? readSpellings(host, process.env) : {};
 }
 
-type Granted = RightsGrant;
-
 /**
  * Traces a request from the panel. `roots` are the panel's root choices (their rights are the
  * server's grants); `serverPolicy` is the policy the server runs with, which decides how the
@@ -76,7 +74,7 @@ export function traceRequest(request: TraceRequest, roots: readonly RootChoice[]
   const root = prepareRoot(request.root, { platform: request.platform, policy: request.policy, spellings, ...(onHost ? { fs: nodeFileSystem } : {}) });
   const traced = traceAgainst(root, request.input, { followFinal: OPERATIONS[tool].followFinal });
   // Prepared only when needed: for a path outside (another workspace may hold it) or a change.
-  let grants: Granted[] | undefined;
+  let grants: RightsGrant[] | undefined;
   const granted = () => (grants ??= prepareGrants(roots, serverPolicy, host));
   const trace = onHost
     ? withNearMisses(traced, root, {
@@ -90,10 +88,10 @@ export function traceRequest(request: TraceRequest, roots: readonly RootChoice[]
   return { trace, serverNote: refusedRoot ?? serverNote(trace, workspace, tool, roots, granted, host) };
 }
 
-function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platform): Granted[] {
+function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platform): RightsGrant[] {
   // The server never folds case where the filesystem does not: "insensitive" is the inspector's simulation.
   const serverPolicy: Policy = { ...policy, case: policy.case === 'insensitive' ? 'auto' : policy.case };
-  const grants: Granted[] = [];
+  const grants: RightsGrant[] = [];
   for (const choice of roots) {
     if (choice.rights === 'none') continue;
     const root = prepareRoot(choice.uri, { platform: host, policy: serverPolicy, fs: nodeFileSystem });
@@ -103,7 +101,7 @@ function prepareGrants(roots: readonly RootChoice[], policy: Policy, host: Platf
 }
 
 /** On this machine: a root the server would not find among its grants, compared as it compares them (by path, name by name). */
-function notGrantedPath(workspace: string, rootPath: string, roots: readonly RootChoice[], granted: () => readonly Granted[]): ServerNote | null {
+function notGrantedPath(workspace: string, rootPath: string, roots: readonly RootChoice[], granted: () => readonly RightsGrant[]): ServerNote | null {
   return granted().some((grant) => sameWorkspace(grant.root, rootPath)) ? null : notGrantedNote(workspace, roots);
 }
 
@@ -122,7 +120,7 @@ function notGrantedNote(workspace: string, roots: readonly RootChoice[]): Server
 }
 
 /** The server's rule for rights (src/shared/grants.ts), worded as the server words it. */
-function serverNote(trace: Trace, workspace: string, tool: ToolName, roots: readonly RootChoice[], granted: () => readonly Granted[], host: Platform): ServerNote | null {
+function serverNote(trace: Trace, workspace: string, tool: ToolName, roots: readonly RootChoice[], granted: () => readonly RightsGrant[], host: Platform): ServerNote | null {
   const operation = OPERATIONS[tool];
   if (!operation.changes || trace.verdict !== 'inside' || trace.path === null) return null;
   if (trace.simulated) {

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { REPO, type Log } from '../../scripts/vscode-env';
+import { STAGES } from '../../src/core/types';
 import { exactly, runFromPalette, traceInput } from './workbench';
 
 type Check = (name: string, body: (frame: Frame) => Promise<void>) => Promise<void>;
@@ -518,7 +519,7 @@ export async function runLookChecks(
       if (layout.selects.length < 5) throw new Error(`only ${layout.selects.length} selects are visible: ${JSON.stringify(layout.selects)}`);
       const cut = layout.selects.filter((select) => !select.inside);
       if (cut.length > 0) throw new Error(`selects cut off at ${layout.width} px: ${JSON.stringify(cut)}`);
-      if (layout.stageRows !== 7) throw new Error(`the stage table has ${layout.stageRows} rows`);
+      if (layout.stageRows !== STAGES.length) throw new Error(`the stage table has ${layout.stageRows} rows`);
     } finally {
       if (!sidebarWasOpen) await runFromPalette(page, 'View: Toggle Primary Side Bar Visibility').catch((error: unknown) => log(`ui: could not close the side bar again: ${String(error).split('\n')[0]}`));
       if (viewport) await page.setViewportSize(viewport);
@@ -627,7 +628,7 @@ export async function runLookChecks(
     } finally {
       await frame.locator('#bi-hide-unchanged').uncheck();
     }
-    await poll('unchecking did not show every row again', () => shownNow(frame), (shown) => shown.rows.length === 7 && shown.rows.every((row) => row.displayed));
+    await poll('unchecking did not show every row again', () => shownNow(frame), (shown) => shown.rows.length === STAGES.length && shown.rows.every((row) => row.displayed));
   });
 
   await check('look: Back and Forward (buttons, Alt+Left and Alt+Right) step through the traced inputs, disabled at the ends, and the history survives a reload', async (current) => {

@@ -11,20 +11,20 @@ import * as path from 'node:path';
 import { nodeFileSystem } from '../../src/host/node.js';
 import { buildGrants, type GrantSpec } from '../../src/server/grants.js';
 import { RefusalLog, type RefusalRecord } from '../../src/server/refusals/refusalLog.js';
+import { findOnPath } from '../../src/host/node.js';
+import { SANDBOX_EXEC } from '../../src/host/protection.js';
+import { WINDOWS_SANDBOX_DETAIL } from '../../src/shared/layers.js';
+import { bubblewrapArgs } from '../../src/server/launch/bubblewrap.js';
 import {
-  bubblewrapArgs,
-  findOnPath,
-  SANDBOX_EXEC,
   sandboxDetail,
   LAUNCHER_CHANNEL_FD,
   sandboxLaunch,
   spawnSandboxedSync,
   startInSandbox,
   STARTED_INSIDE,
-  WINDOWS_SANDBOX_DETAIL,
   type SandboxConfig,
-  type SandboxWorkspace,
 } from '../../src/server/launch/sandbox.js';
+import type { SandboxWorkspace } from '../../src/server/launch/sandboxEnvironment.js';
 import { ancestorsOf, frameworkResources, SEATBELT_MACH_SERVICES, sbplString, seatbeltProfile } from '../../src/server/launch/seatbelt.js';
 import { seccompArchitecture } from '../../src/server/launch/seccomp.js';
 import { connect, expectContent, expectOk, expectRefusal, fileUri, makeTempDir, removeDir, repoRoot, serverPath, writeTree } from './helpers.js';

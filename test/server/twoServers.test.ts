@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findOnPath } from '../../src/server/launch/sandbox.js';
+import { findOnPath } from '../../src/host/node.js';
 import { eventually } from '../patience.js';
 import { connect, fileUri, makeTempDir, removeDir, type Session, type ToolResult } from './helpers.js';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findOnPath } from '../../src/server/launch/sandbox.js';
+import { findOnPath } from '../../src/host/node.js';
 import { patience } from '../patience.js';
 import { expectContent, expectRefusal, makeTempDir, readLog, removeDir, serverPath, type ToolResult } from './helpers.js';
 

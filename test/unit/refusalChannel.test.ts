@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
+import { launcherAnswers } from '../../src/server/launch/launcherChannel.js';
 import { parseChannelLine, relayRefusals } from '../../src/server/refusals/refusalChannel.js';
 import { tagOf, type Writer } from '../../src/server/fs/index.js';
 import { MAX_LOG_LINE_BYTES, RefusalLog, type RefusalRecord } from '../../src/server/refusals/refusalLog.js';
@@ -110,12 +111,16 @@ describe('the question about the workspaces, on the same channel', () => {
     });
     let notice: ((letters: string) => void) | undefined;
     let letters = 'om';
-    relayRefusals(end, new RefusalLog(undefined, 1024, (error) => assert.fail(error)), {
-      workspaces: {
-        status: () => letters,
-        watch: (callback) => (notice = callback),
-      },
-    });
+    relayRefusals(
+      end,
+      new RefusalLog(undefined, 1024, (error) => assert.fail(error)),
+      launcherAnswers(end, {
+        workspaces: {
+          status: () => letters,
+          watch: (callback) => (notice = callback),
+        },
+      }),
+    );
     end.push('?\n');
     await until(() => written.includes('W'));
     assert.equal(written, 'Wom\n');
@@ -140,12 +145,16 @@ describe('the question whether a writer lives, on the same channel', () => {
       },
     });
     const asked: Writer[] = [];
-    relayRefusals(end, new RefusalLog(undefined, 1024, (error) => assert.fail(error)), {
-      writerAlive: (writer) => {
-        asked.push(writer);
-        return writer.pid === 1 ? true : writer.pid === 2 ? false : undefined;
-      },
-    });
+    relayRefusals(
+      end,
+      new RefusalLog(undefined, 1024, (error) => assert.fail(error)),
+      launcherAnswers(end, {
+        writerAlive: (writer) => {
+          asked.push(writer);
+          return writer.pid === 1 ? true : writer.pid === 2 ? false : undefined;
+        },
+      }),
+    );
     const tag = (pid: number) => tagOf({ pid, namespace: 4026531836, started: 77 });
     end.push(`L${tag(1)}\nL${tag(2)}\nL${tag(3)}\nLnot a tag\nL${'1'.repeat(200)}-1-1\n`);
     await until(() => written.split('\n').length > 5);

@@ -176,3 +176,21 @@ export function currentAnchor(grant: { readonly realPath: string }, platform: Pl
   anchors.delete(grant);
   return { change };
 }
+
+/** The last name of a checked path: the entry an operation acts on, in the folder that holds it. */
+export function fileName(target: CheckedPath): string {
+  const name = target.names.at(-1);
+  if (name === undefined) throw fsError('EISDIR', `${target.path} is the workspace folder, not a file`);
+  return name;
+}
+
+/** Runs `use` on the folder holding a checked path's last name, opened through the anchor, and that name. */
+export function inFolder<T>(target: CheckedPath, use: (folder: Folder, name: string) => T): T {
+  const name = fileName(target);
+  return target.anchor.with(target.names.slice(0, -1), (folder) => use(folder, name));
+}
+
+/** Opens a checked folder for listing; the caller closes it. */
+export function openFolder(target: CheckedPath): Folder {
+  return target.anchor.folder(target.names);
+}

@@ -37,7 +37,7 @@ export type Committed =
  * step 1 makes a new file, which step 3 keeps. The new content is at the name only if the base
  * was. An editor held up inside open(2) across the whole commit (it looked the name up before
  * step 1) saves into what was taken aside: seen at once, its save goes back; seen later, through
- * the descriptor the caller is handed, the caller puts it back over the new file (operations.ts).
+ * the descriptor the caller is handed, the caller puts it back over the new file (write.ts).
  * A lease (fcntl F_SETLEASE) would rule that writer out; Node offers none.
  *
  * The name is empty between steps 1 and 3; a writer killed there leaves the old file under a

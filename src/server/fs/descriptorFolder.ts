@@ -28,7 +28,6 @@ export class DescriptorFolder extends EntryCalls implements Folder {
     return `/proc/self/fd/${this.fd}/${name}`;
   }
 
-
   stat(): BigIntStats {
     return attempt(this.path, () => fs.fstatSync(this.fd, { bigint: true }));
   }
@@ -77,12 +76,6 @@ export class DescriptorFolder extends EntryCalls implements Folder {
       fs.closeSync(entry);
     }
   }
-
-
-
-
-
-
 
   close(): void {
     if (this.owned) this.dispose();

@@ -1,7 +1,7 @@
 import fs, { type BigIntStats } from 'node:fs';
 import type { CheckedPath } from './anchor.js';
 import { fsError } from './errors.js';
-import { inFolder } from './operations.js';
+import { inFolder } from './anchor.js';
 
 /**
  * Lines of a file, read without the rest of it: a window of a 1 GiB log costs the window and one

@@ -24,7 +24,6 @@ export class PathFolder extends EntryCalls implements Folder {
     return nodePath.join(this.path, name);
   }
 
-
   stat(): BigIntStats {
     return attempt(this.path, () => fs.lstatSync(this.path, { bigint: true }));
   }
@@ -36,8 +35,6 @@ export class PathFolder extends EntryCalls implements Folder {
   names(): string[] {
     return attempt(this.path, () => fs.readdirSync(this.path)).sort(compareNames);
   }
-
-
 
   openFolder(name: string): Folder {
     const display = this.pathOf(name);
@@ -72,12 +69,6 @@ export class PathFolder extends EntryCalls implements Folder {
       throw error;
     }
   }
-
-
-
-
-
-
 
   close(): void {
     // nothing is held open

@@ -6,18 +6,13 @@ import { DEFAULT_WSL_MOUNT_ROOT, isInside, splitAbsolute, visible, type Platform
 import { readSpellings } from '../../host/spellings.js';
 import { buildGrants, type Grant } from '../grants.js';
 import { claudeCodeDenyRules } from '../claudeCodeDeny.js';
+import { LauncherChannel, launcherAnswers } from './launcherChannel.js';
 import { parseServeArgs, serveHelp, ServeUsageError, type ServeOptions } from './options.js';
-import { RefusalChannel, relayRefusals } from '../refusals/refusalChannel.js';
+import { relayRefusals } from '../refusals/refusalChannel.js';
 import { RefusalLog } from '../refusals/refusalLog.js';
-import {
-  sandboxInside,
-  STARTED_INSIDE,
-  startInSandbox,
-  WINDOWS_SANDBOX_DETAIL,
-  type SandboxConfig,
-  type SandboxStarted,
-  type SandboxState,
-} from './sandbox.js';
+import type { SandboxState } from '../../host/protection.js';
+import { WINDOWS_SANDBOX_DETAIL } from '../../shared/layers.js';
+import { sandboxInside, STARTED_INSIDE, startInSandbox, type SandboxConfig, type SandboxStarted } from './sandbox.js';
 import { sandboxMarker } from './sandboxEnvironment.js';
 import type { ServerState } from '../tools/tool.js';
 import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
@@ -87,7 +82,7 @@ function grantHoldingLog(log: string, grants: readonly Grant[], platform: Platfo
  * is written.
  */
 function relayInside({ child, channel, mechanism }: SandboxStarted, refusalLog: RefusalLog, workspaces: HeldWorkspaces): void {
-  if (channel instanceof Duplex) relayRefusals(channel, refusalLog, { workspaces, writerAlive: writerAliveHere });
+  if (channel instanceof Duplex) relayRefusals(channel, refusalLog, launcherAnswers(channel, { workspaces, writerAlive: writerAliveHere }));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {
     log(`could not start inside ${mechanism}: ${error.message}`);
@@ -199,7 +194,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
     const channel =
       marker?.channel === undefined
         ? undefined
-        : new RefusalChannel(marker.channel, onLogError, () => {
+        : new LauncherChannel(marker.channel, onLogError, () => {
             log('the launcher outside the sandbox is gone: stopping');
             process.exit(1);
           });
@@ -208,7 +203,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
     const refusals =
       channel === undefined || marker?.refusalLog === undefined
         ? fileLog()
-        : new RefusalLog(marker.refusalLog, options.refusalLogBytes, onLogError, channel);
+        : new RefusalLog(marker.refusalLog, options.refusalLogBytes, onLogError, channel.refusals);
     const host =
       channel === undefined
         ? undefined

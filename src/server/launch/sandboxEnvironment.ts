@@ -28,8 +28,6 @@ const SET_BY_SANDBOX = ['PWD'];
 /** Set on the sandboxed child so it knows it is inside, what it was promised, and does not sandbox itself again. */
 export const SANDBOX_ENV = 'BOUNDARY_INSPECTOR_SANDBOX';
 
-export type { SandboxMechanism };
-
 /** A granted workspace as the sandbox sees it. */
 export interface SandboxWorkspace {
   /** The path it was granted under; the server inside resolves this spelling again. */

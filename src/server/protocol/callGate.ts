@@ -3,7 +3,6 @@ import { MAX_HEAVY_CALLS, MAX_LIGHT_CALLS, MAX_LONG_CALLS } from '../limits.js';
 
 export type { CancelSignal };
 
-
 /** The call was cancelled while it waited for its turn: it never ran. */
 export class CancelledWhileWaiting extends Error {
   constructor() {

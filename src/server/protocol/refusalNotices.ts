@@ -33,7 +33,6 @@ function noticeOf(tool: string, workspaceUri: string | null, input: string, refu
   };
 }
 
-
 const NOBODY: RefusalListener = () => undefined;
 
 /**

@@ -8,7 +8,6 @@ export const MAX_FILES_PER_CALL = 100;
 /** A path longer than any filesystem here takes is not a path: it only makes the answer that echoes it larger. */
 export const MAX_PATH_CHARS = 4096;
 
-
 /** What an entry costs in the answer besides the file's text: its section header and separator. */
 function entryBytes(input: string): number {
   return jsonLength(input) + 16;

@@ -129,7 +129,7 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly long?: true;
   /** For a tool that changes the workspace, and only for one. */
   readonly hints?: ChangeHints;
-  /** The MCP Apps view that draws its result, for a client that shows them (protocol/appViews.ts). */
+  /** The MCP Apps view that draws its result, for a client that shows them (appViews.ts). */
   readonly view?: AppView;
   /** Called by a view only: listed with `_meta.ui.visibility: ["app"]`, which hosts keep from the model. */
   readonly appOnly?: true;
