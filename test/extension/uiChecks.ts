@@ -11,6 +11,7 @@ import type { Frame, Page } from 'playwright-core';
 import type { DemoWorkspace } from '../../scripts/demo-workspace';
 import { REPO, type Log } from '../../scripts/vscode-env';
 import { STAGES } from '../../src/core/types';
+import { patience } from '../patience';
 import { runLookChecks } from './uiLookChecks';
 import { exactly, runFromPalette, traceInput } from './workbench';
 
@@ -176,7 +177,7 @@ async function snapshot(frame: Frame): Promise<PanelSnapshot> {
 }
 
 async function waitForPanel(frame: Frame, what: string, accept: (state: PanelSnapshot) => boolean, timeout = 15_000): Promise<PanelSnapshot> {
-  const deadline = Date.now() + timeout;
+  const deadline = Date.now() + patience(timeout);
   let last: PanelSnapshot | undefined;
   for (;;) {
     last = await snapshot(frame);
@@ -190,7 +191,7 @@ async function waitForPanel(frame: Frame, what: string, accept: (state: PanelSna
 
 /** The inner webview frame: the one that holds #bi-input. */
 async function findPanelFrame(page: Page, timeout = 60_000): Promise<Frame> {
-  const deadline = Date.now() + timeout;
+  const deadline = Date.now() + patience(timeout);
   for (;;) {
     for (const frame of page.frames()) {
       try {
@@ -217,13 +218,13 @@ async function chooseRoot(frame: Frame, root: string): Promise<void> {
   const custom = options.find((option) => /custom|other/i.test(option.value) || /custom|other/i.test(option.text));
   if (!custom) throw new Error(`#bi-root offers neither ${root} nor a custom choice: ${JSON.stringify(options)}`);
   await frame.selectOption('#bi-root', custom.value);
-  await frame.waitForSelector('#bi-root-custom', { state: 'visible', timeout: 5_000 });
+  await frame.waitForSelector('#bi-root-custom', { state: 'visible', timeout: patience(5_000) });
   await frame.fill('#bi-root-custom', root);
 }
 
 /** Waits until `frame` is gone: a webview hidden without its context kept is torn down. */
 async function waitDetached(page: Page, frame: Frame, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + patience(15_000);
   while (!frame.isDetached()) {
     if (Date.now() > deadline) throw new Error(`${what}: the panel's page is still loaded`);
     await page.waitForTimeout(150);
@@ -269,7 +270,7 @@ interface DecidedShown {
 }
 
 async function waitFor<T>(frame: Frame, script: string, what: string, accept: (seen: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + patience(15_000);
   for (;;) {
     const seen = (await frame.evaluate(script)) as T;
     if (accept(seen)) return seen;
@@ -318,7 +319,7 @@ interface PanelFocus {
 }
 
 async function waitForFocus(frame: Frame, what: string, accept: (focus: PanelFocus) => boolean): Promise<PanelFocus> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + patience(10_000);
   let last: PanelFocus;
   for (;;) {
     last = (await frame.evaluate(FOCUS)) as PanelFocus;
@@ -465,7 +466,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
         shows: 'traces its input',
         act: async (placed) => {
           await runFromPalette(page, 'Boundary Inspector: Inspect Path...');
-          await page.locator('.quick-input-widget', { hasText: 'A URI or path to trace against the workspace' }).waitFor({ state: 'visible', timeout: 10_000 });
+          await page.locator('.quick-input-widget', { hasText: 'A URI or path to trace against the workspace' }).waitFor({ state: 'visible', timeout: patience(10_000) });
           await page.locator('.quick-input-widget input').fill(`src/../../${placed}.txt`);
           await page.keyboard.press('Enter');
         },
@@ -480,7 +481,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
         act: async (placed) => {
           await runFromPalette(page, 'View: Show Explorer');
           const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly(fileFor[placed]) }).first();
-          await row.waitFor({ state: 'visible', timeout: 10_000 });
+          await row.waitFor({ state: 'visible', timeout: patience(10_000) });
           await row.click({ button: 'right' });
           await chooseFromContextMenu(page, 'Inspect with Boundary Inspector');
         },
@@ -533,7 +534,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       await waitForFocus(frame, `${command} did not bring the ${section} into view`, (focus) => focus.inView && focus.id !== 'bi-input' && (focus.verdictTop ?? 0) < 0);
       const input = `src/../../after-${section}.txt`;
       await runFromPalette(page, 'Boundary Inspector: Inspect Path...');
-      await page.locator('.quick-input-widget', { hasText: 'A URI or path to trace against the workspace' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('.quick-input-widget', { hasText: 'A URI or path to trace against the workspace' }).waitFor({ state: 'visible', timeout: patience(10_000) });
       await page.locator('.quick-input-widget input').fill(input);
       await page.keyboard.press('Enter');
       frame = await findPanelFrame(page, 20_000);
@@ -707,7 +708,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
 
   await check('"Run on the server": readme.md answers ENOENT with "Did you mean README.md?" and joins the list as not found; a sibling-prefix path answers a refusal, listed too', async (frame) => {
     const answer = async (what: string, accept: (answer: { kind: string; text: string }) => boolean) => {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + patience(30_000);
       let last: { kind: string; text: string } | null = null;
       for (;;) {
         last = (await frame.evaluate(`(() => { const a = document.getElementById('bi-answer'); return a && !a.hidden ? { kind: a.dataset.kind ?? '', text: (a.textContent ?? '').replace(/\\s+/g, ' ') } : null; })()`)) as typeof last;
@@ -760,7 +761,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
 
   await check('the sidebar lists the grant, the layers and what they do not guard, and the recent refusals, each row led by its code and its name; choosing one loads it in the inspector; the status bar counts them', async (frame) => {
     const status = page.locator('.statusbar-item[aria-label^="Boundary Inspector:"]').first();
-    await status.waitFor({ state: 'visible', timeout: 10_000 });
+    await status.waitFor({ state: 'visible', timeout: patience(10_000) });
     if (!/\d/.test((await status.textContent()) ?? '')) throw new Error(`the status bar item reads ${JSON.stringify(await status.textContent())}`);
     // Counts as values after their labels: never "1 calls" or "1 paths".
     const spoken = (await status.getAttribute('aria-label')) ?? '';
@@ -768,14 +769,14 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     await page.locator('.part.activitybar .action-label[aria-label^="Boundary Inspector"]').first().click();
     try {
       const rows = (view: string) => page.locator('.pane', { has: page.locator('.pane-header', { hasText: view }) }).locator('.monaco-list-row');
-      await rows("Agent's Server").filter({ hasText: 'read-write' }).filter({ hasText: path.basename(demo.notes) }).first().waitFor({ state: 'visible', timeout: 10_000 });
-      await rows("Agent's Server").filter({ hasText: 'containment' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await rows("Agent's Server").filter({ hasText: 'read-write' }).filter({ hasText: path.basename(demo.notes) }).first().waitFor({ state: 'visible', timeout: patience(10_000) });
+      await rows("Agent's Server").filter({ hasText: 'containment' }).first().waitFor({ state: 'visible', timeout: patience(10_000) });
       for (const unguarded of ["the agent's built-in file edits", 'commands the agent runs in a terminal', "other MCP servers' tools"]) {
-        await rows("Agent's Server").filter({ hasText: unguarded }).first().waitFor({ state: 'visible', timeout: 10_000 });
+        await rows("Agent's Server").filter({ hasText: unguarded }).first().waitFor({ state: 'visible', timeout: patience(10_000) });
       }
       // The code and the path's name lead the row, whole, however narrow the side bar: the tool and the whole input follow.
       const refusal = rows('Recent Refusals').filter({ hasText: `ERR_OUTSIDE ${path.basename(demo.evilSecret)}` }).filter({ hasText: 'delete_path' }).first();
-      await refusal.waitFor({ state: 'visible', timeout: 15_000 });
+      await refusal.waitFor({ state: 'visible', timeout: patience(15_000) });
       const label = (await refusal.locator('.label-name').first().evaluate((element) => ({ text: (element.textContent ?? '').trim(), cut: element.scrollWidth > element.clientWidth + 1 }))) as { text: string; cut: boolean };
       if (label.text !== `ERR_OUTSIDE ${path.basename(demo.evilSecret)}` || label.cut) throw new Error(`the refusal's row leads with ${JSON.stringify(label)}`);
       const file = shotFile('sidebar.png');
@@ -811,7 +812,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     try {
       // The status bar's problems item opens the Problems panel (by the mouse: no palette, no keybinding).
       await page.locator('[id="status.problems"]').first().click();
-      await page.locator('.markers-panel .monaco-list-row', { hasText: 'Boundary Inspector' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('.markers-panel .monaco-list-row', { hasText: 'Boundary Inspector' }).first().waitFor({ state: 'visible', timeout: patience(10_000) });
       // A bottom panel tall enough for every finding (two rows each): its sash dragged up; then the
       // focus back in the editor, so that no row is drawn focused.
       const sash = (await page.evaluate(`(() => {
@@ -837,7 +838,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       publish(file, 'audit.png');
     } finally {
       // Closed again for the checks after this one (a failure here must not hide the check's own).
-      await page.locator('.part.panel .codicon-panel-close').first().click({ timeout: 5_000 }).catch((error: unknown) => log(`ui: could not hide the Problems panel: ${String(error).split('\n')[0]}`));
+      await page.locator('.part.panel .codicon-panel-close').first().click({ timeout: patience(5_000) }).catch((error: unknown) => log(`ui: could not hide the Problems panel: ${String(error).split('\n')[0]}`));
       if (viewport) await page.setViewportSize(viewport);
       await page.waitForTimeout(300);
     }
@@ -856,7 +857,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     await page.locator('[id="status.problems"]').first().click();
     try {
       const finding = page.locator('.markers-panel .monaco-list-row', { hasText: 'This link leads outside the workspace' }).first();
-      await finding.waitFor({ state: 'visible', timeout: 10_000 });
+      await finding.waitFor({ state: 'visible', timeout: patience(10_000) });
       await finding.click();
       let panel = await findPanelFrame(page, 20_000);
       await waitForPanel(panel, 'choosing the finding in Problems did not trace the link', (state) =>
@@ -871,7 +872,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       // The Problems list draws only the rows in view: filtered to the kind, its row is among them.
       const filter = page.locator('.part.panel .viewpane-filter input').first();
       if (await filter.isVisible().catch(() => false)) await filter.fill('case-twins');
-      await link.waitFor({ state: 'visible', timeout: 10_000 });
+      await link.waitFor({ state: 'visible', timeout: patience(10_000) });
       await link.click();
       panel = await findPanelFrame(page, 20_000);
       await waitForPanel(panel, "the code link of a case-twins finding did not trace its entry", (state) =>
@@ -879,8 +880,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       const shown = await editorTabs(page);
       if (!shown.includes(INSPECTOR_TAB)) throw new Error(`the inspector is not among the tabs: ${JSON.stringify(shown)}`);
     } finally {
-      await page.locator('.part.panel .viewpane-filter input').first().fill('', { timeout: 2_000 }).catch(() => undefined);
-      await page.locator('.part.panel .codicon-panel-close').first().click({ timeout: 5_000 }).catch(() => undefined);
+      await page.locator('.part.panel .viewpane-filter input').first().fill('', { timeout: patience(2_000) }).catch(() => undefined);
+      await page.locator('.part.panel .codicon-panel-close').first().click({ timeout: patience(5_000) }).catch(() => undefined);
       await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => undefined);
       await page.locator('.tabs-container .tab', { hasText: 'Boundary Inspector' }).first().click().catch(() => undefined);
     }
@@ -1010,7 +1011,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       if (!denied.source.endsWith(`${settingsName}:${demo.claudeDenyLine}`)) throw new Error(`the deciding rule's source: ${JSON.stringify(denied)}`);
       const open = frame.locator('#bi-decided .fix-open', { hasText: `${settingsName}:${demo.claudeDenyLine}` }).first();
       await open.click();
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + patience(15_000);
       let editor = await activeEditor(page);
       while (!(editor.label === settingsName && editor.selection.startsWith(`Ln ${demo.claudeDenyLine},`))) {
         if (Date.now() > deadline) throw new Error(`the active editor is not ${settingsName} at line ${demo.claudeDenyLine}: ${JSON.stringify(editor)}`);
@@ -1064,7 +1065,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     let panel = await findPanelFrame(page, 20_000);
     const serverLine = async (current: Frame) => (await current.evaluate(`(() => { const line = document.getElementById('bi-server'); return { kind: line?.dataset.kind ?? '', text: line?.textContent ?? '' }; })()`)) as { kind: string; text: string };
     const waitForServer = async (kind: string) => {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + patience(30_000);
       for (;;) {
         panel = await findPanelFrame(page, 20_000);
         const line = await serverLine(panel);
@@ -1079,11 +1080,11 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     await page.locator('.part.activitybar .action-label[aria-label^="Boundary Inspector"]').first().click();
     try {
       const rows = page.locator('.pane', { has: page.locator('.pane-header', { hasText: "Agent's Server" }) }).locator('.monaco-list-row');
-      await rows.filter({ hasText: `running` }).filter({ hasText: `process ${pid}` }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await rows.filter({ hasText: `running` }).filter({ hasText: `process ${pid}` }).first().waitFor({ state: 'visible', timeout: patience(15_000) });
       await page.screenshot({ path: shotFile('sidebar-server-running.png') });
       process.kill(pid, 'SIGTERM');
-      await rows.filter({ hasText: 'not running' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-      await rows.filter({ has: page.locator('.label-name', { hasText: exactly('containment') }) }).filter({ has: page.locator('.label-description', { hasText: exactly('ready') }) }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await rows.filter({ hasText: 'not running' }).first().waitFor({ state: 'visible', timeout: patience(30_000) });
+      await rows.filter({ has: page.locator('.label-name', { hasText: exactly('containment') }) }).filter({ has: page.locator('.label-description', { hasText: exactly('ready') }) }).first().waitFor({ state: 'visible', timeout: patience(10_000) });
       await page.screenshot({ path: shotFile('sidebar-server-stopped.png') });
       await waitForServer('stopped');
       const layers = (await snapshot(panel)).layers;
@@ -1126,7 +1127,7 @@ function declaredWalkthrough(id: string): { title: string; steps: ManifestStep[]
 
 /** The frame whose page has this first heading: a step's markdown, rendered beside it. */
 async function findFrameWithHeading(page: Page, heading: string, timeout = 20_000): Promise<Frame> {
-  const deadline = Date.now() + timeout;
+  const deadline = Date.now() + patience(timeout);
   for (;;) {
     for (const frame of page.frames()) {
       try {
@@ -1171,9 +1172,9 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
     const first = page.locator(stepSelector(declared.steps[0]!.id));
     if (await first.isEnabled().catch(() => false)) return;
     const entry = page.locator(`button.getting-started-category[x-dispatch="selectCategory:${ready.walkthrough}"]`);
-    await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    await entry.waitFor({ state: 'visible', timeout: patience(10_000) });
     await entry.click();
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + patience(10_000);
     while (!(await first.isEnabled().catch(() => false))) {
       if (Date.now() > deadline) throw new Error('the walkthrough chosen from the Welcome page did not show its steps');
       await page.waitForTimeout(200);
@@ -1182,11 +1183,11 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
 
   await check('the page opens with the walkthrough title and every step title visible', async () => {
     const title = page.locator(`h2.category-title[x-category-title-for="${ready.walkthrough}"]`);
-    await title.waitFor({ state: 'visible', timeout: 20_000 });
+    await title.waitFor({ state: 'visible', timeout: patience(20_000) });
     if ((await title.textContent())?.trim() !== declared.title) throw new Error(`the page's title is ${JSON.stringify(await title.textContent())}, not ${JSON.stringify(declared.title)}`);
     for (const step of declared.steps) {
       const heading = page.locator(`${stepSelector(step.id)} h3.step-title`);
-      await heading.waitFor({ state: 'visible', timeout: 5_000 });
+      await heading.waitFor({ state: 'visible', timeout: patience(5_000) });
       const shown = (await heading.textContent())?.trim();
       if (shown !== step.title) throw new Error(`step ${step.id} is titled ${JSON.stringify(shown)}, not ${JSON.stringify(step.title)}`);
     }
@@ -1207,7 +1208,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
     await showWalkthrough();
     await page.locator(stepSelector('openInspector')).click();
     const button = page.locator(`${stepSelector('openInspector')} .button-container .monaco-button`);
-    await button.waitFor({ state: 'visible', timeout: 5_000 });
+    await button.waitFor({ state: 'visible', timeout: patience(5_000) });
     await button.click();
     const frame = await findPanelFrame(page, 20_000);
     await waitForFocus(frame, 'the opened inspector does not have the keyboard in its input', (focus) => focus.id === 'bi-input');
@@ -1220,7 +1221,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
     await showWalkthrough();
     await page.locator(stepSelector('traceRefusedPath')).click();
     const button = page.locator(`${stepSelector('traceRefusedPath')} .button-container .monaco-button`);
-    await button.waitFor({ state: 'visible', timeout: 5_000 });
+    await button.waitFor({ state: 'visible', timeout: patience(5_000) });
     await button.click();
     const frame = await findPanelFrame(page, 20_000);
     await waitForPanel(frame, `the inspector did not trace ${input} as outside at containment`, (state) =>
@@ -1236,7 +1237,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
     // preview inspector would be replaced by it.
     await runFromPalette(page, 'View: Show Explorer');
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: exactly('hello.txt') }).first();
-    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await row.waitFor({ state: 'visible', timeout: patience(10_000) });
     await row.click();
     try {
       await waitForTabs(page, 'hello.txt did not open', (tabs) => tabs.some((tab) => tab.startsWith('hello.txt')));
@@ -1257,13 +1258,13 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
       for (const [part, command] of [['.part.sidebar', 'View: Toggle Primary Side Bar Visibility'], ['.part.auxiliarybar', 'View: Toggle Secondary Side Bar Visibility']] as const) {
         if (await page.locator(part).first().isVisible().catch(() => false)) continue;
         await runFromPalette(page, command);
-        await page.locator(part).first().waitFor({ state: 'visible', timeout: 10_000 });
+        await page.locator(part).first().waitFor({ state: 'visible', timeout: patience(10_000) });
         opened.push(command);
       }
       await showWalkthrough();
       await page.locator(stepSelector('openInspector')).click();
       const button = page.locator(`${stepSelector('openInspector')} .button-container .monaco-button`);
-      await button.waitFor({ state: 'visible', timeout: 5_000 });
+      await button.waitFor({ state: 'visible', timeout: patience(5_000) });
       await button.click();
       await waitForWholeView(page, 'Open Inspector');
       await waitForFocus(await findPanelFrame(page), 'the inspector does not have the keyboard in its input', (focus) => focus.id === 'bi-input');
@@ -1279,7 +1280,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
         await showWalkthrough();
         await page.locator(stepSelector(id)).click();
         const button = page.locator(`${stepSelector(id)} .button-container .monaco-button`);
-        await button.waitFor({ state: 'visible', timeout: 5_000 });
+        await button.waitFor({ state: 'visible', timeout: patience(5_000) });
         await button.click();
       };
       await step('traceRefusedPath');
@@ -1301,7 +1302,7 @@ export async function runWalkthroughChecks(page: Page, ready: WalkthroughReady, 
     const show = async (part: string, command: string, shown: boolean) => {
       if ((await page.locator(part).first().isVisible().catch(() => false)) === shown) return;
       await runFromPalette(page, command);
-      await page.locator(part).first().waitFor({ state: shown ? 'visible' : 'hidden', timeout: 10_000 });
+      await page.locator(part).first().waitFor({ state: shown ? 'visible' : 'hidden', timeout: patience(10_000) });
       toggled.push(command);
     };
     const primary = ['.part.sidebar', 'View: Toggle Primary Side Bar Visibility'] as const;
@@ -1405,10 +1406,10 @@ async function chooseFromContextMenu(page: Page, label: string): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (!(await item.isVisible().catch(() => false))) {
       if (attempt > 0) return;
-      await item.waitFor({ state: 'visible', timeout: 10_000 });
+      await item.waitFor({ state: 'visible', timeout: patience(10_000) });
     }
     await item.click();
-    if (await menu.waitFor({ state: 'hidden', timeout: 1_500 }).then(() => true, () => false)) return;
+    if (await menu.waitFor({ state: 'hidden', timeout: patience(1_500) }).then(() => true, () => false)) return;
   }
   throw new Error(`the context menu's "${label}" did not take the click`);
 }
@@ -1422,7 +1423,7 @@ async function editorTabs(page: Page): Promise<string[]> {
 }
 
 async function waitForTabs(page: Page, what: string, accept: (tabs: readonly string[]) => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + patience(10_000);
   while (!accept(await editorTabs(page))) {
     if (Date.now() > deadline) throw new Error(`${what}: the tabs are ${JSON.stringify(await editorTabs(page))}`);
     await page.waitForTimeout(150);
@@ -1439,7 +1440,7 @@ async function closeTab(page: Page, label: string): Promise<void> {
 
 /** Waits until the window shows the panel's form whole (wholeView); a move loads the page again, so the frame is found each time. */
 async function waitForWholeView(page: Page, after: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + patience(15_000);
   for (;;) {
     const seen = await findPanelFrame(page, 20_000).then((frame) => wholeView(page, frame)).catch((error: unknown) => ({ whole: false, covered: [String(error).split('\n')[0]!] }));
     if (seen.whole) return;

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { REPO, type Log } from '../../scripts/vscode-env';
 import { STAGES } from '../../src/core/types';
+import { patience } from '../patience';
 import { exactly, runFromPalette, traceInput } from './workbench';
 
 type Check = (name: string, body: (frame: Frame) => Promise<void>) => Promise<void>;
@@ -258,15 +259,15 @@ type ThemeKind = 'vscode-light' | 'vscode-dark' | 'vscode-high-contrast' | 'vsco
 async function pickColourTheme(page: Page, frameOf: () => Promise<Frame>, names: readonly string[], kind: ThemeKind): Promise<{ previous: string | null; chosen: string }> {
   await runFromPalette(page, 'Preferences: Color Theme');
   const box = page.locator('.quick-input-widget input');
-  await box.waitFor({ state: 'visible', timeout: 10_000 });
+  await box.waitFor({ state: 'visible', timeout: patience(10_000) });
   const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name').first();
-  const previous = await focused.textContent({ timeout: 5_000 }).then((text) => text?.trim() ?? null, () => null);
+  const previous = await focused.textContent({ timeout: patience(5_000) }).then((text) => text?.trim() ?? null, () => null);
   for (const name of names) {
     await box.fill(name);
     const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactly(name) }) }).first();
-    if (!(await row.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false))) continue;
+    if (!(await row.waitFor({ state: 'visible', timeout: patience(3_000) }).then(() => true, () => false))) continue;
     await row.click();
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: patience(10_000) }).catch(() => undefined);
     const frame = await frameOf();
     await poll(`the webview did not take the theme ${name}`, () => frame.evaluate('document.body.className') as Promise<string>, (classes) => hasClass(classes, kind));
     // The theme's variables arrive with the class; let one frame paint them.
@@ -281,9 +282,9 @@ async function pickColourTheme(page: Page, frameOf: () => Promise<Frame>, names:
 async function activeColourTheme(page: Page): Promise<string | null> {
   await runFromPalette(page, 'Preferences: Color Theme');
   const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name').first();
-  const name = await focused.textContent({ timeout: 5_000 }).then((text) => text?.trim() ?? null, () => null);
+  const name = await focused.textContent({ timeout: patience(5_000) }).then((text) => text?.trim() ?? null, () => null);
   await page.keyboard.press('Escape');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: patience(10_000) }).catch(() => undefined);
   return name;
 }
 
@@ -293,8 +294,8 @@ async function restoreColourTheme(page: Page, name: string): Promise<void> {
   const box = page.locator('.quick-input-widget input');
   await box.fill(name);
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactly(name) }) }).first();
-  await row.click({ timeout: 10_000 });
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await row.click({ timeout: patience(10_000) });
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: patience(10_000) }).catch(() => undefined);
   await page.waitForTimeout(300);
 }
 
@@ -454,7 +455,7 @@ export async function runLookChecks(
     await page.setViewportSize({ width: 600, height: 800 });
     try {
       if (!sidebarWasOpen) await runFromPalette(page, 'View: Toggle Primary Side Bar Visibility');
-      await sidebar.waitFor({ state: 'visible', timeout: 10_000 });
+      await sidebar.waitFor({ state: 'visible', timeout: patience(10_000) });
       const frame = await frameOf();
       const root = await plainSettings(frame);
       // Against a root not granted, so that the server's refusal and why "Run on the server" is off are drawn too.
@@ -619,7 +620,7 @@ export async function runLookChecks(
     await poll('checking "Hide unchanged stages" did not hide exactly the quiet rows', () => shownNow(current), hiddenRows);
     await page.locator('.tabs-container .tab.active').first().click();
     await runFromPalette(page, 'Developer: Reload Webviews');
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + patience(15_000);
     while (!current.isDetached() && Date.now() < deadline) await page.waitForTimeout(150);
     const frame = await frameOf();
     try {
@@ -652,7 +653,7 @@ export async function runLookChecks(
     // The history and where the panel is in it survive a reload.
     await page.locator('.tabs-container .tab.active').first().click();
     await runFromPalette(page, 'Developer: Reload Webviews');
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + patience(15_000);
     while (!current.isDetached() && Date.now() < deadline) await page.waitForTimeout(150);
     const frame = await frameOf();
     await waitForTrace(frame, second);
