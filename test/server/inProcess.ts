@@ -11,8 +11,7 @@ import { claudeCodeDenyRules } from '../../src/server/claudeCodeDeny.js';
 import { parseServeArgs } from '../../src/server/launch/options.js';
 import { createServer } from '../../src/server/protocol/createServer.js';
 import { RefusalLog } from '../../src/server/refusals/refusalLog.js';
-import { ReadMemory } from '../../src/server/readMemory.js';
-import { ListingMemory } from '../../src/server/listingMemory.js';
+import { createSession } from '../../src/server/protocol/session.js';
 import type { ServerState } from '../../src/server/tools/tool.js';
 
 /** The client's end of a server serving in this process, as `serve` takes its arguments (--workspace <uri> ...). */
@@ -34,15 +33,10 @@ export function serveInProcess(args: readonly string[]): InProcessLink {
     stderr += `${message}\n`;
   };
   if (options.refusalLog !== undefined) fs.mkdirSync(path.dirname(options.refusalLog), { recursive: true });
-  const state: ServerState = {
-    grants,
-    platform,
-    sandbox: { active: false, mechanism: null, detail: 'turned off (--sandbox off)' },
-    log: new RefusalLog(options.refusalLog, options.refusalLogBytes, (error) => logger(`could not write the refusal log: ${error.message}`)),
-    logger,
-    reads: new ReadMemory(),
-    listings: new ListingMemory(),
-  };
+  const { state } = createSession(
+    { grants, platform, sandbox: { active: false, mechanism: null, detail: 'turned off (--sandbox off)' } },
+    { refusals: new RefusalLog(options.refusalLog, options.refusalLogBytes, (error) => logger(`could not write the refusal log: ${error.message}`)), logger },
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   // The stdio entry's own handling of both eras, over the in-memory pair.
   serveStdio(({ era }) => createServer(state, era), { transport: serverSide, onerror: (error) => logger(error.message) });

@@ -14,6 +14,11 @@ import type { ListingMemory } from '../listingMemory.js';
 import type { AppView } from './appViews.js';
 import { CallConsent, sessionConsents } from './secretConsent.js';
 
+/** How the workspaces are watched from outside a sandbox: whether the granted path at an index still names its folder; `fresh` asks now (before a change). */
+export interface WorkspaceWatch {
+  changeOf(index: number, fresh: boolean): Promise<WorkspaceChange | undefined>;
+}
+
 export interface ServerState {
   readonly grants: readonly Grant[];
   readonly log: RefusalLog;
@@ -23,12 +28,8 @@ export interface ServerState {
   readonly reads: ReadMemory;
   /** The folders this connection listed last, for a listing's next page. */
   readonly listings: ListingMemory;
-  /**
-   * Outside a sandbox's own view: whether the granted path at this index still names the folder
-   * the sandbox was made with, as the launcher outside sees it; `fresh` asks it now (before a
-   * change), otherwise its last word is taken. Absent without a sandbox.
-   */
-  readonly host?: { changeOf(index: number, fresh: boolean): Promise<WorkspaceChange | undefined> };
+  /** The launcher's word on the workspaces, outside a sandbox's own view (launcherChannel.ts); absent without a sandbox. */
+  readonly host?: WorkspaceWatch;
   /** Logs go to stderr: stdout carries JSON-RPC only. */
   readonly logger: (message: string) => void;
 }
