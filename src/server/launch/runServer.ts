@@ -209,7 +209,7 @@ export function runServer(args: readonly string[]): number | 'serving' {
     Promise.all([import('../protocol/serveStdio.js'), import('../protocol/session.js')]).then(
       ([{ serve }, { createSession }]) => {
         const session = createSession({ grants, platform, sandbox }, { refusals, logger: log, ...(workspaces !== undefined ? { workspaces } : {}) });
-        serve(session.state, { directCalls: options.directCalls });
+        serve(session, { directCalls: options.directCalls });
       },
       (error: Error) => {
         log(`could not start: ${error.message}`);

@@ -188,25 +188,32 @@ export interface ScopeOptions {
   readonly tool: ToolName;
   readonly workspaceUri: string;
   readonly call: CallControl;
-  /** Hears each refusal the scope records, as the refusal log does (the client's notices). */
-  readonly onRefusal: RefusalListener;
+  /** Where the scope's refusals go (recorder). */
+  readonly record: (refusal: ServerRefusal, input: string) => void;
   /** The person's consents for this call, and the secrets it met without one. */
   readonly consent?: CallConsent;
 }
 
-export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRefusal, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
-  const own = OPERATIONS[tool];
-  const record = (refusal: ServerRefusal, input: string) => {
+/**
+ * The one recorder of a call's refusals: to the client (`onRefusal`, its notices) and to the
+ * refusal log, with the entries a refused path nearly named when there is a grant to look in.
+ */
+export function recorder(state: ServerState, tool: ToolName, workspaceUri: string | null, onRefusal: RefusalListener, grant?: Grant): (refusal: ServerRefusal, input: string) => void {
+  return (refusal, input) => {
     onRefusal(tool, workspaceUri, input, refusal);
     // For the log's reader, only for a path the boundary refused (not for the grant's rights): bounded
     // (DEFAULT_MAX_NAMES names read), and looked for only when there is a log to write them to.
     const trace = refusal.trace;
     const logged =
-      state.log.file !== undefined && trace !== null && trace.verdict !== 'inside'
+      grant !== undefined && state.log.file !== undefined && trace !== null && trace.verdict !== 'inside'
         ? { ...refusal, trace: withNearMisses(trace, grant.root, { otherWorkspaces: otherWorkspaces(state, grant) }) }
         : refusal;
     void state.log.record(tool, workspaceUri, input, logged);
   };
+}
+
+export function makeScope({ state, grant, anchor, tool, workspaceUri, call, record, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
+  const own = OPERATIONS[tool];
   const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>, consented?: CallConsent): Judged => {
     const access = operation.changes ? 'change' : 'read';
     const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal, access });
