@@ -203,6 +203,8 @@ export function createSession({ grants, platform, sandbox }: SessionOptions, por
         return outcome.kind === 'ok' ? toResult(outcome, tool.output !== null) : refusalResult(outcome.refusal, outcome.input, workspaceUri);
       } catch (error) {
         return errorResult(scope.notFound(error));
+      } finally {
+        scope.end();
       }
     });
   };

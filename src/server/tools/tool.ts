@@ -8,7 +8,7 @@ import type { Grant } from '../grants.js';
 import { refusalFromTrace, serverRefusal, type RefusalListener, type ServerRefusal } from '../refusals/refusal.js';
 import type { RefusalLog } from '../refusals/refusalLog.js';
 import type { SandboxState } from '../../host/protection.js';
-import { ChangedError, currentAnchor, errnoOf, fsError, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
+import { ChangedError, currentAnchor, errnoOf, fsError, HeldFolders, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
 import type { ReadMemory } from '../readMemory.js';
 import type { ListingMemory } from '../listingMemory.js';
 import type { AppView } from './appViews.js';
@@ -78,6 +78,8 @@ export interface Scope {
   relative(path: string): string;
   /** Whether a real path is the workspace folder itself, compared as the workspace compares names. */
   isWorkspaceRoot(path: string): boolean;
+  /** The call ended: the folders its checked paths opened are closed. */
+  end(): void;
 }
 
 export type Outcome =
@@ -224,6 +226,8 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, reco
     if (readOnly === undefined) return { trace, refusal: null };
     return { trace, refusal: { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace } };
   };
+  // The folders the checked paths lead to, each opened once for the call.
+  const held = new HeldFolders();
   // The paths this call checked and found nothing at, by path: a later ENOENT for one is explained.
   const missing = new Map<string, { readonly input: string; readonly trace: Trace }>();
   const sep = state.platform === 'win32' ? '\\' : '/';
@@ -241,7 +245,7 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, reco
     }, consent);
     if (refusal === null) {
       if (trace.kind === 'missing' && missing.size < MAX_EXPLAINED_MISSING) missing.set(trace.path!, { input, trace });
-      return { ok: true, path: trace.path!, target: anchor.checked(trace.path!), trace };
+      return { ok: true, path: trace.path!, target: anchor.checked(trace.path!, held), trace };
     }
     record(refusal, input);
     return { ok: false, refusal, input };
@@ -284,6 +288,7 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, reco
       return split !== null && split.names.length === root.names.length && isInside(root, split, grant.root.comparison);
     },
     relative,
+    end: () => held.close(),
   };
 }
 
