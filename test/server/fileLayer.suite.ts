@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Anchor, baseOf, contentBase, readFile, temporaryNameFor, writeFile, type AnchorMode, type Folder } from '../../src/server/fs/index.js';
+import { Anchor, baseOf, contentBase, HeldFolders, readFile, settleTemporaries, temporaryNameFor, writeFile, type AnchorMode, type Folder } from '../../src/server/fs/index.js';
 import { commitReplacing } from '../../src/server/fs/commit.js';
 
 /** A folder whose calls go through `hook` first: a test's way to act between two steps of a commit. */
@@ -188,6 +188,66 @@ for (const mode of MODES) {
       assert.equal(result.kind, 'changed');
       assert.equal(fs.readFileSync(killed, 'utf8'), 'the only copy');
       assert.deepEqual(listing(base).filter((name) => name.startsWith('.bi.')), []);
+    });
+  });
+
+  describe(`a call's folders (${mode}): walked to once, closed when the call ends`, () => {
+    let base: string;
+    let anchor: Anchor;
+    before(() => {
+      base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-held-')));
+      fs.mkdirSync(path.join(base, 'a', 'b', 'c'), { recursive: true });
+      anchor = Anchor.open(base, 'linux', mode);
+    });
+    after(() => {
+      anchor.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    });
+
+    /** The folders the anchor walks to while `run` runs. */
+    async function walksDuring(run: () => Promise<void>): Promise<number> {
+      const folder = anchor.folder.bind(anchor);
+      let walks = 0;
+      anchor.folder = (names) => {
+        walks += 1;
+        return folder(names);
+      };
+      try {
+        await run();
+      } finally {
+        anchor.folder = folder;
+      }
+      return walks;
+    }
+
+    const openDescriptors = () => (process.platform === 'linux' ? fs.readdirSync('/proc/self/fd').length : 0);
+
+    test('a write (its sweep, its base, its commit) walks to its folder once, and leaves no descriptor open after the call', async () => {
+      const file = path.join(base, 'a', 'b', 'c', 'doc.txt');
+      const descriptors = openDescriptors();
+      const held = new HeldFolders();
+      const walks = await walksDuring(async () => {
+        const target = anchor.checked(file, held);
+        await settleTemporaries(target);
+        const result = await writeFile(target, 'the agent', { base: await baseOf(target) });
+        assert.equal(result.kind, 'written');
+      });
+      assert.equal(walks, 1);
+      held.close();
+      assert.equal(openDescriptors(), descriptors);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'the agent');
+    });
+
+    test('after the call ends, a use of its path opens its folder for that use alone', async () => {
+      const held = new HeldFolders();
+      const targets = ['late.txt', 'later.txt'].map((name) => anchor.checked(path.join(base, 'a', 'b', 'c', name), held));
+      held.close();
+      const descriptors = openDescriptors();
+      const walks = await walksDuring(async () => {
+        for (const target of targets) assert.equal((await writeFile(target, 'late')).kind, 'written');
+      });
+      assert.equal(walks, 2);
+      assert.equal(openDescriptors(), descriptors);
     });
   });
 }

@@ -19,6 +19,8 @@ export interface CheckedPath {
   readonly path: string;
   /** The names below the root; empty for the root itself. */
   readonly names: readonly string[];
+  /** The folders of the call that checked it, opened once and closed when the call ends. */
+  readonly held: HeldFolders | undefined;
   readonly [checkedBrand]: true;
 }
 declare const checkedBrand: unique symbol;
@@ -108,9 +110,9 @@ export class Anchor {
     return below;
   }
 
-  /** A real path the core found inside, as a CheckedPath of this root. */
-  checked(target: string): CheckedPath {
-    return { anchor: this, path: target, names: this.namesOf(target) } as unknown as CheckedPath;
+  /** A real path the core found inside, as a CheckedPath of this root; its folders are opened once for the call that `held` belongs to. */
+  checked(target: string, held?: HeldFolders): CheckedPath {
+    return { anchor: this, path: target, names: this.namesOf(target), held } as unknown as CheckedPath;
   }
 
   /** Opens the folder at `names` below the root, each through its parent without following a link. The caller closes it. */
@@ -141,6 +143,40 @@ export class Anchor {
   /** Closes the root. */
   close(): void {
     this.root.dispose();
+  }
+}
+
+/** Folders one call holds at once; past this, one is opened for each use, as without a call. */
+const MAX_HELD_FOLDERS = 16;
+
+/**
+ * The folders one call opened through an anchor, by their names below the root: each walked to
+ * once, however many operations of the call act in it (a write's sweep, its base and its commit),
+ * and all closed when the call ends. Nothing is held across calls, so each call walks from a
+ * root whose path was checked to name it still.
+ */
+export class HeldFolders {
+  private readonly open = new Map<string, Folder>();
+  private ended = false;
+
+  /** The folder at `names`, held for the call; undefined once the call has ended, or past MAX_HELD_FOLDERS. */
+  folder(anchor: Anchor, names: readonly string[]): Folder | undefined {
+    if (this.ended) return undefined;
+    const key = names.join('/');
+    let folder = this.open.get(key);
+    if (folder === undefined) {
+      if (this.open.size >= MAX_HELD_FOLDERS) return undefined;
+      folder = anchor.folder(names);
+      this.open.set(key, folder);
+    }
+    return folder;
+  }
+
+  /** The call ended: its folders are closed, and a later use (a late save put back) opens its own. */
+  close(): void {
+    this.ended = true;
+    for (const folder of this.open.values()) folder.close();
+    this.open.clear();
   }
 }
 
@@ -184,10 +220,27 @@ export function fileName(target: CheckedPath): string {
   return name;
 }
 
-/** Runs `use` on the folder holding a checked path's last name, opened through the anchor, and that name. */
-export function inFolder<T>(target: CheckedPath, use: (folder: Folder, name: string) => T): T {
+/**
+ * The folder holding a checked path's last name, and that name: the call's, or opened now
+ * through the anchor; `release` closes only what was opened now.
+ */
+export function parentOf(target: CheckedPath): { folder: Folder; name: string; release(): void } {
   const name = fileName(target);
-  return target.anchor.with(target.names.slice(0, -1), (folder) => use(folder, name));
+  const names = target.names.slice(0, -1);
+  const held = target.held?.folder(target.anchor, names);
+  if (held !== undefined) return { folder: held, name, release: () => undefined };
+  const folder = target.anchor.folder(names);
+  return { folder, name, release: () => folder.close() };
+}
+
+/** Runs `use` on the folder holding a checked path's last name, and that name. */
+export function inFolder<T>(target: CheckedPath, use: (folder: Folder, name: string) => T): T {
+  const { folder, name, release } = parentOf(target);
+  try {
+    return use(folder, name);
+  } finally {
+    release();
+  }
 }
 
 /** Opens a checked folder for listing; the caller closes it. */

@@ -1,5 +1,5 @@
 // The file layer: every filesystem call a tool makes after the core's verdict goes through here.
-export { Anchor, anchorOf, currentAnchor, openFolder, type AnchorMode, type CheckedPath, type WorkspaceChange } from './anchor.js';
+export { Anchor, anchorOf, currentAnchor, HeldFolders, openFolder, type AnchorMode, type CheckedPath, type WorkspaceChange } from './anchor.js';
 export { type Base } from './commit.js';
 export { ChangedError, compareNames, entryTypeOf, errnoOf, fsError, notThere, sameVersion, type EntryType } from './errors.js';
 export { type Folder } from './folder.js';

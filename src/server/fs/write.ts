@@ -1,5 +1,5 @@
 import fs, { type BigIntStats } from 'node:fs';
-import { fileName, inFolder, type CheckedPath } from './anchor.js';
+import { inFolder, parentOf, type CheckedPath } from './anchor.js';
 import { commitReplacing, type Base } from './commit.js';
 import { fsError, sameVersion } from './errors.js';
 import { readIn, readOpen } from './read.js';
@@ -41,11 +41,11 @@ export interface WriteOptions<R> {
  * from that name is back, and what else a gone writer left of it is removed (temporary.ts).
  */
 export async function settleTemporaries(target: CheckedPath): Promise<void> {
-  const folder = target.anchor.folder(target.names.slice(0, -1));
+  const { folder, name, release } = parentOf(target);
   try {
-    await sweepOnce(folder, fileName(target));
+    await sweepOnce(folder, name);
   } finally {
-    folder.close();
+    release();
   }
 }
 
@@ -67,8 +67,7 @@ export async function baseOf(target: CheckedPath): Promise<Base> {
  * leaving half a file, not a power cut just after one (see the README).
  */
 export async function writeFile<R>(target: CheckedPath, data: string | Uint8Array, options: WriteOptions<R> = {}): Promise<WriteResult<R>> {
-  const name = fileName(target);
-  const folder = target.anchor.folder(target.names.slice(0, -1));
+  const { folder, name, release } = parentOf(target);
   try {
     // First: a file a killed writer had taken aside goes back before anything is compared with it.
     await sweepOnce(folder, name);
@@ -98,7 +97,7 @@ export async function writeFile<R>(target: CheckedPath, data: string | Uint8Arra
       }
     });
   } finally {
-    folder.close();
+    release();
   }
 }
 

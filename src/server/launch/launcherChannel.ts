@@ -12,6 +12,8 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { tagOf, writerOfTag, type Writer } from '../fs/index.js';
 import { ACK, RefusalChannel } from '../refusals/refusalChannel.js';
+import type { WorkspaceWatch } from '../tools/tool.js';
+import { changeOfLetter } from './workspaceWatch.js';
 
 const WORKSPACES_QUESTION = '?';
 const WORKSPACES_ANSWER = 'W';
@@ -88,6 +90,19 @@ export class LauncherChannel {
    */
   askWorkspaces(): Promise<string | undefined> {
     return this.workspaces.ask(this.socket, WORKSPACES_QUESTION);
+  }
+
+  /**
+   * The launcher's word on the workspaces at these real paths, in grant order: asked afresh
+   * before a change, and otherwise its last word (all there until it has said anything).
+   */
+  workspaceWatch(realPaths: readonly string[]): WorkspaceWatch {
+    return {
+      changeOf: async (index, fresh) => {
+        const letters = fresh ? await this.askWorkspaces() : (this.latestWorkspaces ?? 'o'.repeat(realPaths.length));
+        return changeOfLetter(letters?.[index], realPaths[index]!);
+      },
+    };
   }
 
   /** Whether a writer lives, as the launcher sees it from outside; undefined when it cannot tell. */

@@ -14,8 +14,7 @@ import type { SandboxState } from '../../host/protection.js';
 import { WINDOWS_SANDBOX_DETAIL } from '../../shared/layers.js';
 import { sandboxInside, STARTED_INSIDE, startInSandbox, type SandboxConfig, type SandboxStarted } from './sandbox.js';
 import { sandboxMarker } from './sandboxEnvironment.js';
-import type { ServerState } from '../tools/tool.js';
-import { changeOfLetter, HeldWorkspaces } from './workspaceWatch.js';
+import { HeldWorkspaces } from './workspaceWatch.js';
 import { useWriters, writerAliveHere } from '../fs/index.js';
 
 /** One line on stderr; a path it echoes may hold what would drive a terminal, so it is escaped. */
@@ -204,21 +203,13 @@ export function runServer(args: readonly string[]): number | 'serving' {
       channel === undefined || marker?.refusalLog === undefined
         ? fileLog()
         : new RefusalLog(marker.refusalLog, options.refusalLogBytes, onLogError, channel.refusals);
-    const host =
-      channel === undefined
-        ? undefined
-        : {
-            changeOf: async (index: number, fresh: boolean) => {
-              const letters = fresh ? await channel.askWorkspaces() : (channel.latestWorkspaces ?? 'o'.repeat(grants.length));
-              return changeOfLetter(letters?.[index], grants[index]!.realPath);
-            },
-          };
+    const workspaces = channel?.workspaceWatch(grants.map((grant) => grant.realPath));
     // Loaded only here: a process that relaunches itself inside the sandbox never loads the SDK, the
     // tools or the file layer, so it starts the sandbox sooner.
-    Promise.all([import('../protocol/serveStdio.js'), import('../readMemory.js'), import('../listingMemory.js')]).then(
-      ([{ serve }, { ReadMemory }, { ListingMemory }]) => {
-        const state: ServerState = { grants, platform, sandbox, log: refusals, logger: log, reads: new ReadMemory(), listings: new ListingMemory(), ...(host ? { host } : {}) };
-        serve(state, { directCalls: options.directCalls });
+    Promise.all([import('../protocol/serveStdio.js'), import('../protocol/session.js')]).then(
+      ([{ serve }, { createSession }]) => {
+        const session = createSession({ grants, platform, sandbox }, { refusals, logger: log, ...(workspaces !== undefined ? { workspaces } : {}) });
+        serve(session, { directCalls: options.directCalls });
       },
       (error: Error) => {
         log(`could not start: ${error.message}`);

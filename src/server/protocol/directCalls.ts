@@ -1,6 +1,7 @@
 import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
-import type { CallContext } from '../tools/callControl.js';
-import type { ToolCall } from './createServer.js';
+import type * as z from 'zod';
+import type { ProgressReport } from '../tools/callControl.js';
+import type { CallOptions, Connection, Session } from './session.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -51,17 +52,18 @@ function keyOf(id: RequestId): string {
  * per-request envelope and may ask for input: they stay with the SDK.
  */
 export class DirectCalls {
-  private calls: ReadonlyMap<string, ToolCall> | undefined;
+  private serving: { readonly connection: Connection; readonly schemas: ReadonlyMap<string, z.ZodObject> } | undefined;
   private readonly running = new Map<string, { aborted: boolean }>();
 
   constructor(
+    private readonly session: Session,
     private readonly send: (message: JSONRPCMessage) => Promise<void>,
     private readonly report: (error: Error) => void,
   ) {}
 
-  /** Serves these calls from now on (once the client has said it is initialised); undefined stops serving. */
-  serve(calls: ReadonlyMap<string, ToolCall> | undefined): void {
-    this.calls = calls;
+  /** Serves this connection's calls from now on (once the client has said it is initialised); undefined stops serving. */
+  serve(connection: Connection | undefined): void {
+    this.serving = connection === undefined ? undefined : { connection, schemas: this.session.inputSchemas(connection.era) };
   }
 
   /** Whether this answers `message`; false hands it on to the SDK. */
@@ -75,39 +77,41 @@ export class DirectCalls {
       }
       return false;
     }
-    if (message.method !== 'tools/call' || !('id' in message) || this.calls === undefined) return false;
+    const serving = this.serving;
+    if (message.method !== 'tools/call' || !('id' in message) || serving === undefined) return false;
     const plain = plainCall(message.params);
-    const call = plain && this.calls.get(plain.name);
-    if (plain === undefined || call === undefined) return false;
-    const parsed = call.inputSchema.safeParse(plain.args);
+    const schema = plain && serving.schemas.get(plain.name);
+    if (plain === undefined || schema === undefined) return false;
+    const parsed = schema.safeParse(plain.args);
     // The SDK words the validation error.
     if (!parsed.success) return false;
-    this.start(message.id, call, parsed.data, plain.token);
+    this.start(message.id, plain.name, parsed.data, serving.connection, plain.token);
     return true;
   }
 
   /** The connection closed: calls still waiting for their turn never start. */
   close(): void {
     for (const call of this.running.values()) call.aborted = true;
-    this.calls = undefined;
+    this.serving = undefined;
   }
 
-  private start(id: RequestId, call: ToolCall, args: Record<string, unknown>, token: ProgressToken | undefined): void {
+  private start(id: RequestId, name: string, args: Record<string, unknown>, connection: Connection, token: ProgressToken | undefined): void {
     const key = keyOf(id);
     const cancel = { aborted: false };
     this.running.set(key, cancel);
-    const context: CallContext =
-      token === undefined
-        ? { signal: cancel }
-        : {
-            signal: cancel,
-            sendProgress: (report) =>
+    const options: CallOptions = {
+      connection,
+      signal: cancel,
+      progress:
+        token === undefined
+          ? undefined
+          : (report: ProgressReport) =>
               void this.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...report } }).catch((error: unknown) =>
                 this.report(error instanceof Error ? error : new Error(String(error))),
               ),
-          };
-    call
-      .run(args, context, undefined)
+    };
+    this.session
+      .call(name, args, options)
       .then(
         (result) => result as CallToolResult,
         (error: unknown): CallToolResult => ({ content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }),

@@ -1,14 +1,14 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { anchorOf } from '../fs/index.js';
 import { heavyCalls, lightCalls, longCalls } from './callGate.js';
-import { createServer, toolCalls } from './createServer.js';
+import { createServer } from './createServer.js';
 import { DirectCalls } from './directCalls.js';
 import { LineTransport } from './lineTransport.js';
-import { RefusalNotices } from './refusalNotices.js';
-import type { ServerState } from '../tools/tool.js';
+import { Connection, type Session } from './session.js';
 
 /** Error reports on stderr: each cut short, and dropped while stderr is not being read. */
 const MAX_REPORT_CHARS = 1000;
@@ -84,37 +84,53 @@ function afterFirstAnswers(): () => void {
   };
 }
 
+/** Where a session is served: the line streams, whether the direct door is open, where errors go. */
+export interface ServeOptions {
+  readonly input: Readable;
+  readonly output: Writable;
+  readonly directCalls: boolean;
+  readonly report: (error: Error) => void;
+  /** Called once every request is answered. */
+  readonly onidle?: () => void;
+}
+
 /**
- * Serves over stdio: one server per connection, for either protocol era, through a line reader
- * that answers whatever a client sends instead of closing on it. Every workspace root is opened
- * and verified first, so each later walk starts from the folder that was granted. The process
- * ends when stdin ends.
+ * Serves a session over newline-delimited JSON-RPC: one server per connection, for either
+ * protocol era, through a line reader that answers whatever a client sends instead of closing
+ * on it. Every workspace root is opened and verified first, so each later walk starts from the
+ * folder that was granted. The process and the in-process tests both serve through this.
  */
-export function serve(state: ServerState, options: { readonly directCalls: boolean } = { directCalls: true }): void {
+export function serveLines(session: Session, { input, output, directCalls, report, onidle }: ServeOptions): LineTransport {
+  const { state } = session;
   for (const grant of state.grants) anchorOf(grant, state.platform);
-  const report = boundedReporter(state.logger);
   const gates = [heavyCalls, lightCalls, longCalls];
-  const direct = new DirectCalls((message) => transport.send(message), report);
-  const transport = new LineTransport(process.stdin, process.stdout, {
+  const direct = new DirectCalls(session, (message) => transport.send(message), report);
+  const transport = new LineTransport(input, output, {
     ondrain: () => gates.forEach((gate) => gate.wake()),
-    onidle: afterFirstAnswers(),
-    ...(options.directCalls ? { intercept: (message: JSONRPCMessage) => direct.take(message) } : {}),
+    ...(onidle !== undefined ? { onidle } : {}),
+    ...(directCalls ? { intercept: (message: JSONRPCMessage) => direct.take(message) } : {}),
     onclose: () => direct.close(),
   });
   for (const gate of gates) gate.watchOutput(() => transport.congested());
-  // A bug one request reaches is reported, and the other requests are still served.
-  process.on('uncaughtException', (error) => report(error));
-  process.on('unhandledRejection', (reason) => report(reason instanceof Error ? reason : new Error(String(reason))));
   serveStdio(
     ({ era }) => {
-      const notices = new RefusalNotices(era);
-      const calls = toolCalls(state, era, notices);
-      const server = createServer(state, era, notices, calls);
+      const connection = new Connection(era);
+      const server = createServer(session, connection);
       // The era's last instance is the one serving: a probe discarded for a 2025-11-25 client is replaced.
       direct.serve(undefined);
-      if (era === 'legacy') server.server.oninitialized = () => direct.serve(calls);
+      if (era === 'legacy') server.server.oninitialized = () => direct.serve(connection);
       return server;
     },
     { transport, onerror: report },
   );
+  return transport;
+}
+
+/** Serves over stdio; the process ends when stdin ends. */
+export function serve(session: Session, options: { readonly directCalls: boolean } = { directCalls: true }): void {
+  const report = boundedReporter(session.state.logger);
+  // A bug one request reaches is reported, and the other requests are still served.
+  process.on('uncaughtException', (error) => report(error));
+  process.on('unhandledRejection', (reason) => report(reason instanceof Error ? reason : new Error(String(reason))));
+  serveLines(session, { input: process.stdin, output: process.stdout, directCalls: options.directCalls, report, onidle: afterFirstAnswers() });
 }

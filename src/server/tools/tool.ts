@@ -8,11 +8,16 @@ import type { Grant } from '../grants.js';
 import { refusalFromTrace, serverRefusal, type RefusalListener, type ServerRefusal } from '../refusals/refusal.js';
 import type { RefusalLog } from '../refusals/refusalLog.js';
 import type { SandboxState } from '../../host/protection.js';
-import { ChangedError, currentAnchor, errnoOf, fsError, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
+import { ChangedError, currentAnchor, errnoOf, fsError, HeldFolders, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
 import type { ReadMemory } from '../readMemory.js';
 import type { ListingMemory } from '../listingMemory.js';
 import type { AppView } from './appViews.js';
 import { CallConsent, sessionConsents } from './secretConsent.js';
+
+/** How the workspaces are watched from outside a sandbox: whether the granted path at an index still names its folder; `fresh` asks now (before a change). */
+export interface WorkspaceWatch {
+  changeOf(index: number, fresh: boolean): Promise<WorkspaceChange | undefined>;
+}
 
 export interface ServerState {
   readonly grants: readonly Grant[];
@@ -23,12 +28,8 @@ export interface ServerState {
   readonly reads: ReadMemory;
   /** The folders this connection listed last, for a listing's next page. */
   readonly listings: ListingMemory;
-  /**
-   * Outside a sandbox's own view: whether the granted path at this index still names the folder
-   * the sandbox was made with, as the launcher outside sees it; `fresh` asks it now (before a
-   * change), otherwise its last word is taken. Absent without a sandbox.
-   */
-  readonly host?: { changeOf(index: number, fresh: boolean): Promise<WorkspaceChange | undefined> };
+  /** The launcher's word on the workspaces, outside a sandbox's own view (launcherChannel.ts); absent without a sandbox. */
+  readonly host?: WorkspaceWatch;
   /** Logs go to stderr: stdout carries JSON-RPC only. */
   readonly logger: (message: string) => void;
 }
@@ -77,6 +78,8 @@ export interface Scope {
   relative(path: string): string;
   /** Whether a real path is the workspace folder itself, compared as the workspace compares names. */
   isWorkspaceRoot(path: string): boolean;
+  /** The call ended: the folders its checked paths opened are closed. */
+  end(): void;
 }
 
 export type Outcome =
@@ -187,25 +190,32 @@ export interface ScopeOptions {
   readonly tool: ToolName;
   readonly workspaceUri: string;
   readonly call: CallControl;
-  /** Hears each refusal the scope records, as the refusal log does (the client's notices). */
-  readonly onRefusal: RefusalListener;
+  /** Where the scope's refusals go (recorder). */
+  readonly record: (refusal: ServerRefusal, input: string) => void;
   /** The person's consents for this call, and the secrets it met without one. */
   readonly consent?: CallConsent;
 }
 
-export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRefusal, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
-  const own = OPERATIONS[tool];
-  const record = (refusal: ServerRefusal, input: string) => {
+/**
+ * The one recorder of a call's refusals: to the client (`onRefusal`, its notices) and to the
+ * refusal log, with the entries a refused path nearly named when there is a grant to look in.
+ */
+export function recorder(state: ServerState, tool: ToolName, workspaceUri: string | null, onRefusal: RefusalListener, grant?: Grant): (refusal: ServerRefusal, input: string) => void {
+  return (refusal, input) => {
     onRefusal(tool, workspaceUri, input, refusal);
     // For the log's reader, only for a path the boundary refused (not for the grant's rights): bounded
     // (DEFAULT_MAX_NAMES names read), and looked for only when there is a log to write them to.
     const trace = refusal.trace;
     const logged =
-      state.log.file !== undefined && trace !== null && trace.verdict !== 'inside'
+      grant !== undefined && state.log.file !== undefined && trace !== null && trace.verdict !== 'inside'
         ? { ...refusal, trace: withNearMisses(trace, grant.root, { otherWorkspaces: otherWorkspaces(state, grant) }) }
         : refusal;
     void state.log.record(tool, workspaceUri, input, logged);
   };
+}
+
+export function makeScope({ state, grant, anchor, tool, workspaceUri, call, record, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
+  const own = OPERATIONS[tool];
   const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>, consented?: CallConsent): Judged => {
     const access = operation.changes ? 'change' : 'read';
     const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal, access });
@@ -216,6 +226,8 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
     if (readOnly === undefined) return { trace, refusal: null };
     return { trace, refusal: { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace } };
   };
+  // The folders the checked paths lead to, each opened once for the call.
+  const held = new HeldFolders();
   // The paths this call checked and found nothing at, by path: a later ENOENT for one is explained.
   const missing = new Map<string, { readonly input: string; readonly trace: Trace }>();
   const sep = state.platform === 'win32' ? '\\' : '/';
@@ -233,7 +245,7 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
     }, consent);
     if (refusal === null) {
       if (trace.kind === 'missing' && missing.size < MAX_EXPLAINED_MISSING) missing.set(trace.path!, { input, trace });
-      return { ok: true, path: trace.path!, target: anchor.checked(trace.path!), trace };
+      return { ok: true, path: trace.path!, target: anchor.checked(trace.path!, held), trace };
     }
     record(refusal, input);
     return { ok: false, refusal, input };
@@ -276,6 +288,7 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRe
       return split !== null && split.names.length === root.names.length && isInside(root, split, grant.root.comparison);
     },
     relative,
+    end: () => held.close(),
   };
 }
 
