@@ -41,6 +41,9 @@ export const SECRET_SETTINGS = Object.freeze({
   claudeCodeDenyFlag: '--claude-code-deny',
 });
 
+/** A held path's decision in words: reasons, listings and the inspector say it so. */
+export const SECRET_DECISION_WORDS: Readonly<Record<SecretMatch['decision'], string>> = Object.freeze({ ask: 'asks first', deny: 'refused by policy' });
+
 /** A host's own rules (Claude Code's deny rules), matched on the real path by their own model. */
 export type SecretDenyRules = (path: string, access: SecretAccess) => Omit<SecretMatch, 'path' | 'decision'> | undefined;
 
@@ -112,11 +115,12 @@ export function secretAllowance(match: SecretMatch): string {
 export function secretReason(match: SecretMatch, access: SecretAccess): string {
   const shown = quoted(match.path.replace(/\/$/, ''));
   const what = access === 'read' ? 'reading' : 'changing';
+  const decided = SECRET_DECISION_WORDS[match.decision].replace(/^./, (first) => first.toUpperCase());
   if (match.decision === 'deny') {
-    return `Refused by policy: ${what} ${shown} is denied by ${quoted(match.pattern)} (${match.source}). To allow it, ${secretAllowance(match)}.`;
+    return `${decided}: ${what} ${shown} is denied by ${quoted(match.pattern)} (${match.source}). To allow it, ${secretAllowance(match)}.`;
   }
   return (
-    `Asks first: ${what} ${shown} needs the person's consent, by the secret pattern ${quoted(match.pattern)} (${match.source}); ` +
+    `${decided}: ${what} ${shown} needs the person's consent, by the secret pattern ${quoted(match.pattern)} (${match.source}); ` +
     `a client that can ask (MCP elicitation) asks them. To allow it without asking, ${secretAllowance(match)}.`
   );
 }

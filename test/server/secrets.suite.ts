@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { CLIENT_KINDS, connect, expectContent, makeFastTempDir, refusalOf, removeDir, textOf, writeTree, type Session, type ToolResult } from './helpers.js';
+import { CLIENT_KINDS, connect, expectContent, expectOk, makeFastTempDir, refusalOf, removeDir, textOf, writeTree, type Session, type ToolResult } from './helpers.js';
 
 const SECRET = 'TOKEN=sk-live-5ecret-value';
 const KEY = 'BEGIN-PRIVATE-KEY-material';
@@ -29,6 +29,7 @@ describe('secrets ask first', () => {
       'ws/app/server.pem': `${KEY}\n`,
       'ws/docs/readme.md': 'hello\n',
       'ws/docs/private.md': 'private notes\n',
+      'ws/.ssh/id_ed25519': `${KEY}\n`,
       'ws/.claude/settings.json': '{\n  "permissions": {\n    "deny": [\n      "Read(./docs/private.md)"\n    ]\n  }\n}\n',
     });
     fs.symlinkSync('../.env', path.join(ws, 'docs', 'settings.txt'));
@@ -129,6 +130,36 @@ describe('secrets ask first', () => {
           assert.ok(!text.includes('sk-live') && !text.includes('PRIVATE-KEY'), `${tool}: ${text.slice(0, 400)}`);
         });
       }
+      test('listings show held names marked: asks first, or refused by policy', async () => {
+        const lines = (text: string) => text.split('\n').map((line) => line.trim());
+        assert.ok(lines(textOf(await session.call('list_directory', { workspaceUri, path: '.' }))).includes('.env (asks first)'));
+        assert.ok(lines(textOf(await session.call('list_directory', { workspaceUri, path: '.' }))).includes('.ssh (asks first)'));
+        const docs = lines(textOf(await session.call('list_directory', { workspaceUri, path: 'docs' })));
+        assert.ok(docs.includes('private.md (refused by policy)') && docs.includes('readme.md'), docs.join('|'));
+
+        const sized = expectOk(await session.call('list_directory_with_sizes', { workspaceUri, path: '.' }), 'sizes');
+        const heldOf = (entries: { name: string; held?: string }[]) => Object.fromEntries(entries.filter((entry) => entry.held !== undefined).map((entry) => [entry.name, entry.held]));
+        assert.deepEqual(heldOf(sized.entries), { '.env': 'ask', '.ssh': 'ask' });
+
+        const tree = await session.call('directory_tree', { workspaceUri, path: '.' });
+        const nodes = (expectOk(tree, 'tree').tree as { name: string; held?: string; children?: unknown[] }[]);
+        assert.deepEqual(heldOf(nodes), { '.env': 'ask', '.ssh': 'ask' });
+        const docsNode = nodes.find((node) => node.name === 'docs')!;
+        assert.deepEqual(heldOf(docsNode.children as { name: string; held?: string }[]), { 'private.md': 'deny' });
+        const treeLines = lines(textOf(tree));
+        for (const line of ['.env (asks first)', '.ssh/ (asks first)', 'id_ed25519 (asks first)', 'server.pem (asks first)', 'private.md (refused by policy)', 'readme.md']) assert.ok(treeLines.includes(line), `${line} in ${treeLines.join('|')}`);
+
+        const found = await session.call('search_files', { workspaceUri, path: '.', pattern: '*.*' });
+        assert.deepEqual(expectOk(found, 'search_files').held, { '.env': 'ask', '.ssh/': 'ask', 'app/server.pem': 'ask', 'docs/private.md': 'deny' });
+        assert.ok(lines(textOf(found)).includes('app/server.pem (asks first)'), textOf(found));
+        assert.ok(lines(textOf(found)).includes('docs/readme.md'), textOf(found));
+
+        const resources = new Map((await session.listResources()).map((resource) => [resource.name, resource.description]));
+        assert.match(String(resources.get('.env')), /asks first/);
+        assert.match(String(resources.get('.ssh/id_ed25519')), /asks first/);
+        assert.match(String(resources.get('docs/private.md')), /refused by policy/);
+        assert.equal(resources.get('docs/readme.md'), undefined);
+      });
       test('search_file_contents says how many held files it did not search', async () => {
         const text = textOf(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'e' }));
         assert.match(text, /\(3 files held by the secrets policy not searched/);

@@ -196,7 +196,6 @@ export const searchFileContents = defineTool({
     let bytesRead = 0;
     let tooDeep = false;
     let held = 0;
-    const sep = scope.state.platform === 'win32' ? '\\' : '/';
 
     /** Searches one file; a verdict for the walk when the answer is full. */
     const searchFile = (entry: WalkEntry, folder: Folder): typeof STOP | typeof STOP_BEFORE | undefined => {
@@ -263,7 +262,7 @@ export const searchFileContents = defineTool({
       visit(entry, below, _parent, folder) {
         if (below.kind === 'too-deep') tooDeep = true;
         // A secret's lines never reach the answer: a held file is not read, a held folder not entered.
-        if ((entry.type === 'file' || entry.type === 'directory') && heldInWalk(scope.grant, [...checked.target.names, ...entry.names], entry.type === 'directory', sep) !== undefined) {
+        if ((entry.type === 'file' || entry.type === 'directory') && heldInWalk(scope.grant, scope.state.platform, [...checked.target.names, ...entry.names], entry.type === 'directory') !== undefined) {
           if (entry.type === 'file' && included(entry.relative)) held += 1;
           return undefined;
         }

@@ -2,8 +2,9 @@
 // containment, before any I/O) is allowed when the person consented, for this call or for the
 // session; otherwise the call notes it, so that the protocol layer can ask the person
 // (protocol/secretQuestions.ts). The answer only ever comes from the client's elicitation.
-import { matchSecret, type SecretMatch, type Trace } from '../../core/index.js';
+import { matchSecret, SECRET_DECISION_WORDS, separator, type Platform, type SecretMatch, type Trace } from '../../core/index.js';
 import type { Grant } from '../grants.js';
+import type { Held } from './entries.js';
 
 export type ConsentAccess = 'read' | 'change';
 
@@ -49,12 +50,18 @@ export class CallConsent {
 }
 
 /**
- * Whether a file or folder met in a walk (`names` below the workspace's real path, never reached
- * through a link) is held for reading: a walk leaves its content out, whatever was consented for
- * one path; asking is for the tools that name a path.
+ * Whether a file or folder met in a walk or a listing (`names` below the workspace's real path,
+ * never reached through a link) is held for reading, by the policy the secrets stage applies:
+ * a walk leaves its content out, and a listing marks its name, whatever was consented for one
+ * path; asking is for the tools that name a path.
  */
-export function heldInWalk(grant: Grant, names: readonly string[], folder: boolean, sep: string): SecretMatch | undefined {
+export function heldInWalk(grant: Grant, platform: Platform, names: readonly string[], folder: boolean): SecretMatch | undefined {
   const policy = grant.root.requestCtx.secrets;
   if (policy === undefined || names.length === 0) return undefined;
-  return matchSecret(policy, `${names.join('/')}${folder ? '/' : ''}`, 'read', [grant.realPath, ...names].join(sep));
+  return matchSecret(policy, `${names.join('/')}${folder ? '/' : ''}`, 'read', [grant.realPath, ...names].join(separator(platform)));
+}
+
+/** A listing's mark after a held name, in its text: " (asks first)" or " (refused by policy)". */
+export function heldMark(held: Held | undefined): string {
+  return held === undefined ? '' : ` (${SECRET_DECISION_WORDS[held]})`;
 }
