@@ -161,8 +161,10 @@ describe('secrets ask first', () => {
         assert.equal(resources.get('docs/readme.md'), undefined);
       });
       test('search_file_contents says how many held files it did not search', async () => {
-        const text = textOf(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'e' }));
-        assert.match(text, /\(3 files held by the secrets policy not searched/);
+        const result = await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'e' });
+        assert.match(textOf(result), /\(3 files and 1 folder held by the secrets policy not searched/);
+        const { held, heldFolders } = expectOk(result, 'search_file_contents').skipped;
+        assert.deepEqual({ held, heldFolders }, { held: 3, heldFolders: 1 });
       });
       test('nothing on disk changed', () => {
         assert.equal(fs.readFileSync(path.join(ws, '.env'), 'utf8'), `${SECRET}\n`);
@@ -180,9 +182,11 @@ describe('secrets ask first', () => {
         const refusal = refusalOf(await session.call('read_text_file', { workspaceUri, path: 'docs/private.md' }));
         assert.equal(refusal?.code, 'ERR_SECRET');
         assert.match(String(refusal?.reason), /^Refused by policy: reading "docs\/private\.md" is denied by "Read\(\.\/docs\/private\.md\)" \(\.claude\/settings\.json line 4\)/);
-        const search = textOf(await session.call('search_file_contents', { workspaceUri, path: 'docs', pattern: 'notes' }));
+        const searched = await session.call('search_file_contents', { workspaceUri, path: 'docs', pattern: 'notes' });
+        const search = textOf(searched);
         assert.ok(!search.includes('private notes'), search);
         assert.match(search, /\(1 file held by the secrets policy not searched/);
+        assert.equal(expectOk(searched, 'search_file_contents').skipped.held, 1);
         await assert.rejects(session.readResource(pathToFileURL(path.join(ws, 'docs/private.md')).href), /ERR_SECRET at secrets/);
         // Read rules hold reads only: the readme beside it is read.
         assert.equal(expectContent(await session.call('read_text_file', { workspaceUri, path: 'docs/readme.md' }), 'readme'), 'hello\n');
