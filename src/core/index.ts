@@ -12,4 +12,4 @@ export { visible, quoted, quotedIfHidden, shownParts, hiddenCharacters, isBidiCo
 export { inRootSpelling } from './stages/alias.js';
 export { foreignPath, translateForeign, localShare, DEFAULT_WSL_MOUNT_ROOT, type Spellings, type ForeignPath } from './spellings.js';
 export { policyFromFlags, CASE_POLICIES, SYMLINK_POLICIES, type PolicyFlags } from './policy.js';
-export { secretPolicy, matchSecret, secretReason, secretPatternError, secretChoiceFromFlags, DEFAULT_SECRET_RULES, SECRET_DECISION_WORDS, SECRET_SETTINGS, SECRET_FLAG_OPTIONS, type SecretChoice, type SecretFlags, type SecretPolicy, type SecretRule, type SecretAccess, type SecretOptions, type SecretDenyRules } from './secrets.js';
+export { secretPolicy, matchSecret, secretReason, secretPatternError, secretChoiceFromFlags, secretChoiceFromSettings, DEFAULT_SECRET_RULES, SECRET_SETTINGS, SECRET_FLAG_OPTIONS, type SecretChoice, type SecretFlags, type SecretSettings, type SecretPolicy, type SecretRule, type SecretAccess, type SecretOptions, type SecretDenyRules } from './secrets.js';

@@ -3,7 +3,7 @@
 // (git's own rules, `!` included), with letter case ignored on every platform: a secret is one
 // whatever its case, and asking once too often costs a click where missing one costs the secret.
 import ignore, { type Ignore } from 'ignore';
-import type { SecretMatch } from './types.js';
+import { SECRET_DECISION_WORDS, type SecretMatch } from './types.js';
 import { quoted } from './visible.js';
 
 export type { SecretMatch };
@@ -41,9 +41,6 @@ export const SECRET_SETTINGS = Object.freeze({
   claudeCodeDenyFlag: '--claude-code-deny',
 });
 
-/** A held path's decision in words: reasons, listings and the inspector say it so. */
-export const SECRET_DECISION_WORDS: Readonly<Record<SecretMatch['decision'], string>> = Object.freeze({ ask: 'asks first', deny: 'refused by policy' });
-
 /** A host's own rules (Claude Code's deny rules), matched on the real path by their own model. */
 export type SecretDenyRules = (path: string, access: SecretAccess) => Omit<SecretMatch, 'path' | 'decision'> | undefined;
 
@@ -59,7 +56,7 @@ export interface SecretOptions {
   readonly defaults?: boolean;
   /** More patterns, after the defaults: a later `!pattern` lets go of a match made before it. */
   readonly patterns?: readonly { readonly pattern: string; readonly source: string }[];
-  readonly deny?: SecretDenyRules;
+  readonly deny?: SecretDenyRules | undefined;
 }
 
 export function secretPolicy(options: SecretOptions = {}): SecretPolicy {
@@ -159,4 +156,26 @@ export function secretChoiceFromFlags(flags: SecretFlags): { readonly secrets: S
     patterns.push({ pattern, source });
   }
   return { secrets: { defaults: flags['no-default-secrets'] !== true, patterns, claudeCodeDeny: flags['claude-code-deny'] === true } };
+}
+
+/** The extension's `boundaryInspector.secrets.*` settings, as read. */
+export interface SecretSettings {
+  readonly defaults: boolean;
+  readonly patterns: readonly string[];
+  readonly claudeCodeDeny: boolean;
+}
+
+/**
+ * What the settings ask for, read as the server reads the flags the extension hands it (so its
+ * reasons name the setting). A pattern the server would refuse is left out: the server says so
+ * as it starts.
+ */
+export function secretChoiceFromSettings(settings: SecretSettings): SecretChoice {
+  const chosen = secretChoiceFromFlags({
+    secret: settings.patterns.filter((pattern) => secretPatternError(pattern) === undefined),
+    'no-default-secrets': !settings.defaults,
+    'claude-code-deny': settings.claudeCodeDeny,
+    'secrets-from-settings': true,
+  });
+  return 'secrets' in chosen ? chosen.secrets : { defaults: settings.defaults, patterns: [], claudeCodeDeny: settings.claudeCodeDeny };
 }

@@ -7,7 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { hostPlatform, nodeFileSystem } from '../../src/host/node.js';
 import { buildGrants } from '../../src/server/grants.js';
-import { claudeCodeDenyRules } from '../../src/server/claudeCodeDeny.js';
+import { claudeCodeDenyRules } from '../../src/host/claudeCodeDeny.js';
 import { parseServeArgs } from '../../src/server/launch/options.js';
 import { createServer } from '../../src/server/protocol/createServer.js';
 import { RefusalLog } from '../../src/server/refusals/refusalLog.js';

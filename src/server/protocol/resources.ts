@@ -14,8 +14,7 @@ import type { RefusalListener } from './refusalNotices.js';
 import { workspaceNow, type ServerState } from '../tools/tool.js';
 import { STOP, walk } from '../fs/index.js';
 import { viewNamed } from '../tools/appViews.js';
-import type { Held } from '../tools/entries.js';
-import { heldInWalk } from '../tools/secretConsent.js';
+import { heldInWalk, type Held } from '../tools/secretConsent.js';
 import { readView } from './viewResource.js';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);

@@ -6,8 +6,8 @@ import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { walkCursor, walkOf } from './cursor.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
-import { entryTypeSchema, HELD_BYTES, heldSchema, requireDirectory, type Held } from './entries.js';
-import { heldInWalk, heldMark } from './secretConsent.js';
+import { entryTypeSchema, HELD_BYTES, heldSchema, requireDirectory } from './entries.js';
+import { heldInWalk, heldMark, type Held } from './secretConsent.js';
 
 /** Bounds one call's work on a huge tree; its cursor goes on from where it stopped. */
 export const MAX_TREE_ENTRIES = MAX_WALK_ENTRIES;

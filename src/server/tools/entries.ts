@@ -1,14 +1,10 @@
 import * as z from 'zod';
-import type { SecretMatch } from '../../core/index.js';
 import { notThere, type EntryType } from '../fs/index.js';
 import type { Checked } from './tool.js';
 
 export const entryTypeSchema = z
   .enum(['file', 'directory', 'symlink', 'other'])
   .describe('file, directory, symlink (a link, listed as itself and never followed) or other (socket, FIFO, device).');
-
-/** How the secrets policy holds an entry for reading: asks first, or refused by policy. */
-export type Held = SecretMatch['decision'];
 
 /** On an entry whose name the secrets policy holds for reading (a listing shows it, marked). */
 const heldDecisionSchema = z.enum(['ask', 'deny']);

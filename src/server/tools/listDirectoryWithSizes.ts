@@ -4,8 +4,8 @@ import { compareNames, entryTypeOf, openFolder, type EntryType } from '../fs/ind
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { offsetCursor, offsetOf } from './cursor.js';
-import { entryLabel, entrySchema, HELD_BYTES, requireDirectory, type Held } from './entries.js';
-import { heldInWalk, heldMark } from './secretConsent.js';
+import { entryLabel, entrySchema, HELD_BYTES, requireDirectory } from './entries.js';
+import { heldInWalk, heldMark, type Held } from './secretConsent.js';
 
 interface SizedEntry {
   name: string;

@@ -6,8 +6,8 @@ import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
 import { walkCursor, walkOf } from './cursor.js';
 import { checkPatternLength, compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';
-import { HELD_BYTES, heldMatchesSchema, requireDirectory, type Held } from './entries.js';
-import { heldInWalk, heldMark } from './secretConsent.js';
+import { HELD_BYTES, heldMatchesSchema, requireDirectory } from './entries.js';
+import { heldInWalk, heldMark, type Held } from './secretConsent.js';
 
 /** Bounds one call's work on a huge tree; its cursor goes on from where it stopped. */
 export const MAX_SEARCH_VISITS = MAX_WALK_ENTRIES;

@@ -4,7 +4,6 @@
 // (protocol/secretQuestions.ts). The answer only ever comes from the client's elicitation.
 import { matchSecret, SECRET_DECISION_WORDS, separator, type Platform, type SecretMatch, type Trace } from '../../core/index.js';
 import type { Grant } from '../grants.js';
-import type { Held } from './entries.js';
 
 export type ConsentAccess = 'read' | 'change';
 
@@ -60,6 +59,9 @@ export function heldInWalk(grant: Grant, platform: Platform, names: readonly str
   if (policy === undefined || names.length === 0) return undefined;
   return matchSecret(policy, `${names.join('/')}${folder ? '/' : ''}`, 'read', [grant.realPath, ...names].join(separator(platform)));
 }
+
+/** How the secrets policy holds an entry for reading: asks first, or refused by policy. */
+export type Held = SecretMatch['decision'];
 
 /** A listing's mark after a held name, in its text: " (asks first)" or " (refused by policy)". */
 export function heldMark(held: Held | undefined): string {
