@@ -85,6 +85,23 @@ describe('secrets ask first', () => {
         assert.equal(asked.length, 2);
         assert.equal(fs.readFileSync(path.join(ws, 'app/server.pem'), 'utf8'), `${KEY}\n`);
       });
+      test('after consent a held file is still listed marked and left out of a search, and consent for one file lifts no other', async () => {
+        answer = 'session';
+        asked.length = 0;
+        assert.equal(expectContent(await session.call('read_text_file', { workspaceUri, path: '.ssh/id_ed25519' }), 'consented'), `${KEY}\n`);
+        assert.equal(asked.length, 1);
+        const lines = (text: string) => text.split('\n').map((line) => line.trim());
+        assert.ok(lines(textOf(await session.call('directory_tree', { workspaceUri, path: '.' }))).includes('id_ed25519 (asks first)'));
+        // Listing the held folder is asked about for itself: the file's consent is not the folder's.
+        assert.ok(lines(textOf(await session.call('list_directory', { workspaceUri, path: '.ssh' }))).includes('id_ed25519 (asks first)'));
+        assert.match(asked.at(-1)!, /read "\.ssh" /);
+        const search = await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'PRIVATE' });
+        assert.ok(!answerAll(search).includes('PRIVATE-KEY'), textOf(search));
+        answer = 'refuse';
+        assert.equal(refusalOf(await session.call('read_text_file', { workspaceUri, path: '.env' }))?.code, 'ERR_SECRET');
+        assert.equal(refusalOf(await session.call('read_text_file', { workspaceUri, path: '.ssh/other' }))?.code, 'ERR_SECRET');
+        assert.equal(asked.length, 4, asked.join('\n'));
+      });
       test('the answer never comes from the arguments', async () => {
         answer = 'refuse';
         const result = await session.call('read_text_file', { workspaceUri, path: '.env', answer: 'session', consent: 'once' });
