@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { CLIENT_KINDS, connect, expectContent, expectOk, makeFastTempDir, refusalOf, removeDir, textOf, writeTree, type Session, type ToolResult } from './helpers.js';
+import { CLIENT_KINDS, connect, expectContent, expectOk, makeFastTempDir, readLog, refusalOf, removeDir, textOf, writeTree, type Session, type ToolResult } from './helpers.js';
 
 const SECRET = 'TOKEN=sk-live-5ecret-value';
 const KEY = 'BEGIN-PRIVATE-KEY-material';
@@ -208,6 +208,41 @@ describe('secrets ask first', () => {
         // Read rules hold reads only: the readme beside it is read.
         assert.equal(expectContent(await session.call('read_text_file', { workspaceUri, path: 'docs/readme.md' }), 'readme'), 'hello\n');
       });
+    });
+  }
+
+  for (const { kind, version } of CLIENT_KINDS) {
+    test(`the refusal log (${kind}, ${version}): a question allowed is logged as asked, a question refused as asked and refused, no question as refused`, async () => {
+      const log = path.join(base, `refusals-${kind}.jsonl`);
+      let answer = 'once';
+      const session = await connect(kind, {
+        args: ['--workspace', workspaceUri, '--refusal-log', log],
+        inProcess: true,
+        elicit: () => ({ action: 'accept', content: { answer } }),
+      });
+      const lines = () => readLog(log).map((line) => `${line.event ?? 'refused'} ${line.code} ${line.input}`);
+      try {
+        assert.equal(expectContent(await session.call('read_text_file', { workspaceUri, path: '.env' }), 'allowed'), `${SECRET}\n`);
+        assert.deepEqual(lines(), ['asked ERR_SECRET .env']);
+        answer = 'refuse';
+        assert.equal(refusalOf(await session.call('read_text_file', { workspaceUri, path: 'app/server.pem' }))?.code, 'ERR_SECRET');
+        assert.deepEqual(lines(), ['asked ERR_SECRET .env', 'asked ERR_SECRET app/server.pem', 'refused ERR_SECRET app/server.pem']);
+        const [asked] = readLog(log);
+        assert.equal(asked!.stage, 'secrets');
+        assert.match(asked!.reason, /^Asks first/);
+        // No client message for a question: the client is the one asking it.
+        assert.ok(!session.logs.some((seen) => JSON.stringify(seen).includes('"input":".env"')), JSON.stringify(session.logs));
+      } finally {
+        await session.close();
+      }
+      const plain = await connect(kind, { args: ['--workspace', workspaceUri, '--refusal-log', log], inProcess: true });
+      try {
+        fs.rmSync(log);
+        assert.equal(refusalOf(await plain.call('read_text_file', { workspaceUri, path: '.env' }))?.code, 'ERR_SECRET');
+        assert.deepEqual(lines(), ['refused ERR_SECRET .env']);
+      } finally {
+        await plain.close();
+      }
     });
   }
 

@@ -4,6 +4,7 @@
 // (protocol/secretQuestions.ts). The answer only ever comes from the client's elicitation.
 import { matchSecret, SECRET_DECISION_WORDS, separator, type Platform, type SecretMatch, type Trace } from '../../core/index.js';
 import type { Grant } from '../grants.js';
+import type { ServerRefusal } from '../refusals/refusal.js';
 
 export type ConsentAccess = 'read' | 'change';
 
@@ -24,13 +25,20 @@ export function sessionConsents(state: object): Set<string> {
   return granted;
 }
 
+type Recorder = (refusal: ServerRefusal, input: string) => void;
+
 /** One call's consents: those given for this call only, and the held paths it met without one. */
 export class CallConsent {
   readonly held = new Map<string, HeldPath>();
+  /** The refusals of held paths, recorded once it is known whether the person is asked. */
+  private readonly postponed: { readonly refusal: ServerRefusal; readonly input: string; readonly record: Recorder }[] = [];
+  private settled = false;
 
+  /** `asking`: the call is run by protocol/secretQuestions.ts, which settles what it held back. */
   constructor(
     private readonly session: ReadonlySet<string>,
     private readonly once: ReadonlySet<string> = new Set(),
+    private readonly asking = false,
   ) {}
 
   /**
@@ -45,6 +53,24 @@ export class CallConsent {
     if (this.session.has(key) || this.once.has(key)) return 'allow';
     if (!this.held.has(key)) this.held.set(key, { key, workspace: grant.uri, access, match });
     return 'ask';
+  }
+
+  /** Holds back the refusal of a path the person may be asked about (true), until `settle`. */
+  postpones(refusal: ServerRefusal, input: string, record: Recorder): boolean {
+    if (!this.asking || this.settled || refusal.code !== 'ERR_SECRET' || refusal.trace?.secret?.decision !== 'ask') return false;
+    this.postponed.push({ refusal, input, record });
+    return true;
+  }
+
+  /**
+   * Records what was held back: as asked (the person is being asked), as refused (no one could
+   * be asked, or they refused: after `asked` too), or not at all (`answered`: asked in an earlier
+   * round, and allowed).
+   */
+  settle(outcome: 'asked' | 'refused' | 'answered'): void {
+    this.settled = true;
+    if (outcome === 'answered') return;
+    for (const { refusal, input, record } of this.postponed) record(outcome === 'asked' ? { ...refusal, event: 'asked' } : refusal, input);
   }
 }
 

@@ -196,6 +196,7 @@ export interface ScopeOptions {
 export function makeScope({ state, grant, anchor, tool, workspaceUri, call, onRefusal, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
   const own = OPERATIONS[tool];
   const record = (refusal: ServerRefusal, input: string) => {
+    if (consent.postpones(refusal, input, record)) return;
     onRefusal(tool, workspaceUri, input, refusal);
     // For the log's reader, only for a path the boundary refused (not for the grant's rights): bounded
     // (DEFAULT_MAX_NAMES names read), and looked for only when there is a log to write them to.
