@@ -4,6 +4,7 @@
  * inputs, paths and reasons are attacker-chosen strings, and a control, bidi or invisible
  * character in them is drawn as a marked escape.
  */
+import { SECRET_DECISION_WORDS } from '../src/core/types.js';
 import { codePoints, lookalikeNote, shownParts, visible } from '../src/core/visible.js';
 import { decidingStage, sourceText } from '../src/deciders/reading.js';
 import type { AuditFinding, AuditSummary, ComparedRow, Decision, DeciderChoice, DeciderName, DeciderVerdict, Fix, RefusalEntry, RootChoice, RuleSource, ServerNote, ToolAnswer, Trace } from '../src/shared/messages.js';
@@ -108,11 +109,15 @@ function nothingThere(trace: Trace): boolean {
   return trace.verdict === 'inside' && trace.kind === 'missing';
 }
 
-/** The banner's heading line: "INSIDE", "INSIDE — nothing there yet", or "OUTSIDE — ERR_OUTSIDE at containment". */
+/**
+ * The banner's heading line: "INSIDE", "INSIDE — nothing there yet", "OUTSIDE — ERR_OUTSIDE at
+ * containment", or for a path the secrets policy holds "ASKS FIRST — ERR_SECRET at secrets".
+ */
 export function verdictHeadline(trace: Trace): string {
   if (trace.verdict === 'inside') return nothingThere(trace) ? 'INSIDE — nothing there yet' : 'INSIDE';
   const where = trace.stage === 'root' ? 'the root' : trace.stage;
-  return `${trace.verdict.toUpperCase()} — ${trace.code ?? 'no code'} at ${where}`;
+  const verdict = trace.secret !== null ? SECRET_DECISION_WORDS[trace.secret.decision] : trace.verdict;
+  return `${verdict.toUpperCase()} — ${trace.code ?? 'no code'} at ${where}`;
 }
 
 /** The banner with nothing traced: a hint in its place. */

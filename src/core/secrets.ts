@@ -3,7 +3,7 @@
 // (git's own rules, `!` included), with letter case ignored on every platform: a secret is one
 // whatever its case, and asking once too often costs a click where missing one costs the secret.
 import ignore, { type Ignore } from 'ignore';
-import type { SecretMatch } from './types.js';
+import { SECRET_DECISION_WORDS, type SecretMatch } from './types.js';
 import { quoted } from './visible.js';
 
 export type { SecretMatch };
@@ -56,7 +56,7 @@ export interface SecretOptions {
   readonly defaults?: boolean;
   /** More patterns, after the defaults: a later `!pattern` lets go of a match made before it. */
   readonly patterns?: readonly { readonly pattern: string; readonly source: string }[];
-  readonly deny?: SecretDenyRules;
+  readonly deny?: SecretDenyRules | undefined;
 }
 
 export function secretPolicy(options: SecretOptions = {}): SecretPolicy {
@@ -112,11 +112,12 @@ export function secretAllowance(match: SecretMatch): string {
 export function secretReason(match: SecretMatch, access: SecretAccess): string {
   const shown = quoted(match.path.replace(/\/$/, ''));
   const what = access === 'read' ? 'reading' : 'changing';
+  const decided = SECRET_DECISION_WORDS[match.decision].replace(/^./, (first) => first.toUpperCase());
   if (match.decision === 'deny') {
-    return `Refused by policy: ${what} ${shown} is denied by ${quoted(match.pattern)} (${match.source}). To allow it, ${secretAllowance(match)}.`;
+    return `${decided}: ${what} ${shown} is denied by ${quoted(match.pattern)} (${match.source}). To allow it, ${secretAllowance(match)}.`;
   }
   return (
-    `Asks first: ${what} ${shown} needs the person's consent, by the secret pattern ${quoted(match.pattern)} (${match.source}); ` +
+    `${decided}: ${what} ${shown} needs the person's consent, by the secret pattern ${quoted(match.pattern)} (${match.source}); ` +
     `a client that can ask (MCP elicitation) asks them. To allow it without asking, ${secretAllowance(match)}.`
   );
 }
@@ -155,4 +156,26 @@ export function secretChoiceFromFlags(flags: SecretFlags): { readonly secrets: S
     patterns.push({ pattern, source });
   }
   return { secrets: { defaults: flags['no-default-secrets'] !== true, patterns, claudeCodeDeny: flags['claude-code-deny'] === true } };
+}
+
+/** The extension's `boundaryInspector.secrets.*` settings, as read. */
+export interface SecretSettings {
+  readonly defaults: boolean;
+  readonly patterns: readonly string[];
+  readonly claudeCodeDeny: boolean;
+}
+
+/**
+ * What the settings ask for, read as the server reads the flags the extension hands it (so its
+ * reasons name the setting). A pattern the server would refuse is left out: the server says so
+ * as it starts.
+ */
+export function secretChoiceFromSettings(settings: SecretSettings): SecretChoice {
+  const chosen = secretChoiceFromFlags({
+    secret: settings.patterns.filter((pattern) => secretPatternError(pattern) === undefined),
+    'no-default-secrets': !settings.defaults,
+    'claude-code-deny': settings.claudeCodeDeny,
+    'secrets-from-settings': true,
+  });
+  return 'secrets' in chosen ? chosen.secrets : { defaults: settings.defaults, patterns: [], claudeCodeDeny: settings.claudeCodeDeny };
 }

@@ -146,6 +146,9 @@ export interface SecretMatch {
   readonly path: string;
 }
 
+/** A held path's decision in words: reasons, listings and the inspector say it so. */
+export const SECRET_DECISION_WORDS: Readonly<Record<SecretMatch['decision'], string>> = Object.freeze({ ask: 'asks first', deny: 'refused by policy' });
+
 /** What the filesystem says about one name, without following a link at it. */
 export type FsLookup =
   | { readonly kind: 'file' | 'directory' | 'symlink' | 'other'; readonly dev: bigint; readonly ino: bigint }

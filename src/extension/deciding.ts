@@ -6,7 +6,7 @@
  * platform reads nothing of this disk. No `vscode` here, so this is tested without an editor.
  */
 import * as fs from 'node:fs';
-import { rootToPath, type Platform, type Policy } from '../core/index.js';
+import { rootToPath, type Platform, type Policy, type SecretSettings } from '../core/index.js';
 import { DECIDERS, NO_DISK, ownTool, registeredDeciders, ruleOf, type Decider, type DeciderContext, type DeciderVerdict, type VsCodeContext } from '../deciders/index.js';
 import { hostPlatform, nodeDeciderFileSystem } from '../host/node.js';
 import type { ComparedRow, DeciderChoice, RootChoice, ServerNote, ShownVerdict, Trace, TraceRequest } from '../shared/messages.js';
@@ -23,6 +23,8 @@ export interface DeciderSetup {
   readonly vscode?: () => VsCodeContext;
   /** The WSL distribution and mapped drives the inspector simulates. */
   readonly spellings?: SimulatedSpellings;
+  /** The settings of this server's secrets policy, for its trace and its row. */
+  readonly secrets?: SecretSettings;
 }
 
 /** "Decided by"'s choices: every program modelled, this server first. */
@@ -81,7 +83,7 @@ export function judgeRequest(request: TraceRequest, roots: readonly RootChoice[]
   const server = DECIDERS['boundary-inspector']!;
   const toolOf = (decider: Decider) => ownTool(decider, request.tool) ?? decider.tools.read[0]!;
   const serverTool = toolOf(server);
-  const { trace, serverNote } = traceRequest({ ...request, tool: isToolName(serverTool) ? serverTool : DEFAULT_TOOL }, roots, serverPolicy, host, setup.spellings);
+  const { trace, serverNote } = traceRequest({ ...request, tool: isToolName(serverTool) ? serverTool : DEFAULT_TOOL }, roots, serverPolicy, host, setup.spellings, setup.secrets);
   const context = deciderContextFor(request, setup, host);
   const verdicts = new Map<string, DeciderVerdict>();
   const compared = registeredDeciders().map((decider): ComparedRow => {

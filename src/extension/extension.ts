@@ -113,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): BoundaryInspectorApi
     roots: () => provider.launch().roots,
     grantNote: () => grantNoteText(provider.launch().notes),
     settings: () => readSettings().policy,
+    secrets: () => readSettings().secrets,
     simulatedRoots: () => readSettings().simulatedRoots,
     simulatedSpellings: () => readSettings().simulatedSpellings,
     audits: () => ({ audits: auditor?.audits ?? [], running: auditor?.isRunning ?? false }),

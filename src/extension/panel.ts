@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Policy } from '../core/index.js';
+import type { Policy, SecretSettings } from '../core/index.js';
 import type { VsCodeContext } from '../deciders/types.js';
 import { hostPlatform } from '../host/node.js';
 import { assertNever, type AuditSummary, type ExtensionMessage, type PanelState, type RootChoice, type ServerStatus, type WebviewMessage } from '../shared/messages.js';
@@ -25,6 +25,8 @@ export interface PanelContext {
   roots(): readonly RootChoice[];
   grantNote(): string | null;
   settings(): Policy;
+  /** The settings of the server's secrets policy (boundaryInspector.secrets.*). */
+  secrets(): SecretSettings | undefined;
   /** Where a workspace folder is put when another platform is simulated. */
   simulatedRoots(): SimulatedRoots;
   /** The WSL distribution and mapped drives the inspector simulates (boundaryInspector.simulatedSpellings). */
@@ -273,10 +275,12 @@ export class InspectorPanel {
         const request = simulatedRequest(message.request, roots, this.context.simulatedRoots());
         // Every program's decision too, read from this machine's configuration (the home folder, the root's folder as the working folder).
         const { homedir } = require('node:os') as typeof import('node:os');
+        const secrets = this.context.secrets();
         const judged = judgeRequest(request, roots, this.context.settings(), {
           home: homedir(),
           env: process.env,
           ...(this.context.simulatedSpellings !== undefined ? { spellings: this.context.simulatedSpellings() } : {}),
+          ...(secrets !== undefined ? { secrets } : {}),
           ...(this.context.vscodeAgent !== undefined ? { vscode: this.context.vscodeAgent } : {}),
         });
         if (judged.kind === 'trace') {

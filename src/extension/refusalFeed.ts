@@ -9,8 +9,10 @@ function parseLines(text: string): RefusalEntry[] {
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
-      const entry = JSON.parse(line) as RefusalEntry;
-      if (typeof entry.code === 'string' && typeof entry.time === 'string') entries.push(entry);
+      const entry = JSON.parse(line) as Omit<RefusalEntry, 'event'> & { readonly event?: string };
+      // A secret the person was asked about is no refusal: should they refuse, its refusal is a line of its own.
+      if (entry.event === 'asked') continue;
+      if (typeof entry.code === 'string' && typeof entry.time === 'string') entries.push(entry as RefusalEntry);
     } catch {
       // A line cut by rotation or a crash: skip it, keep the rest.
     }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Platform, Policy } from '../core/types.js';
+import type { SecretSettings } from '../core/secrets.js';
 import { DEFAULT_SIMULATED_ROOTS, NO_SIMULATED_SPELLINGS, type SimulatedRoots, type SimulatedSpellings } from '../shared/simulatedRoots.js';
 
 export const SECTION = 'boundaryInspector';
@@ -14,7 +15,7 @@ export interface Settings {
   /** A WSL distribution and mapped drives the inspector simulates. */
   readonly simulatedSpellings: SimulatedSpellings;
   /** The server's secrets policy: the defaults on or off, patterns added, Claude Code's deny rules. */
-  readonly secrets?: { readonly defaults: boolean; readonly patterns: readonly string[]; readonly claudeCodeDeny: boolean };
+  readonly secrets?: SecretSettings;
 }
 
 function simulatedRoots(given: unknown): SimulatedRoots {

@@ -1,6 +1,6 @@
 /**
- * The inspector's traces: the core's trace for the chosen tool's operation, the near misses on
- * this machine, and what the server would refuse beyond the trace (a root it was not granted, a
+ * The inspector's traces: the core's trace for the chosen tool's operation, with the server's
+ * secrets policy, the near misses on this machine, and what the server would refuse beyond the trace (a root it was not granted, a
  * change where a read-only grant decides). No `vscode` here: the grants arrive as the panel's root choices, so this is
  * tested without an editor.
  */
@@ -8,14 +8,17 @@ import {
   pathToUri,
   prepareRoot,
   rootToPath,
+  secretChoiceFromSettings,
   splitAbsolute,
   traceAgainst,
   withNearMisses,
   type Platform,
   type Policy,
+  type SecretSettings,
   type Spellings,
   type Trace,
 } from '../core/index.js';
+import { withSecretChoice } from '../host/claudeCodeDeny.js';
 import { readSpellings } from '../host/spellings.js';
 import { hostPlatform, nodeFileSystem } from '../host/node.js';
 import type { RootChoice, ServerNote, TraceRequest } from '../shared/messages.js';
@@ -65,14 +68,24 @@ export function spellingsFor(platform: Platform, simulated: SimulatedSpellings =
 /**
  * Traces a request from the panel. `roots` are the panel's root choices (their rights are the
  * server's grants); `serverPolicy` is the policy the server runs with, which decides how the
- * grants compare names.
+ * grants compare names; `secrets`, the settings of the server's secrets policy.
  */
-export function traceRequest(request: TraceRequest, roots: readonly RootChoice[], serverPolicy: Policy, host: Platform = hostPlatform(), simulated?: SimulatedSpellings): Traced {
+export function traceRequest(
+  request: TraceRequest,
+  roots: readonly RootChoice[],
+  serverPolicy: Policy,
+  host: Platform = hostPlatform(),
+  simulated?: SimulatedSpellings,
+  secrets?: SecretSettings,
+): Traced {
   const tool: ToolName = isToolName(request.tool) ? request.tool : DEFAULT_TOOL;
   const onHost = request.platform === host;
   const spellings = spellingsFor(request.platform, simulated, host);
-  const root = prepareRoot(request.root, { platform: request.platform, policy: request.policy, spellings, ...(onHost ? { fs: nodeFileSystem } : {}) });
-  const traced = traceAgainst(root, request.input, { followFinal: OPERATIONS[tool].followFinal });
+  const prepared = prepareRoot(request.root, { platform: request.platform, policy: request.policy, spellings, ...(onHost ? { fs: nodeFileSystem } : {}) });
+  // The server's secrets policy, from the settings the extension hands it.
+  const root = secrets === undefined ? prepared : withSecretChoice(prepared, secretChoiceFromSettings(secrets), request.platform, host);
+  const { followFinal, changes } = OPERATIONS[tool];
+  const traced = traceAgainst(root, request.input, { followFinal, access: changes ? 'change' : 'read' });
   // Prepared only when needed: for a path outside (another workspace may hold it) or a change.
   let grants: RightsGrant[] | undefined;
   const granted = () => (grants ??= prepareGrants(roots, serverPolicy, host));

@@ -83,7 +83,7 @@ export function buildGrants(specs: readonly GrantSpec[], options: GrantOptions):
       path: root.path,
       realPath,
       rights: spec.rights,
-      root: secrets === undefined ? root : withSecrets(root, secretPolicy({ defaults: secrets.defaults, patterns: secrets.patterns, ...(deny ? { deny } : {}) })),
+      root: secrets === undefined ? root : withSecrets(root, secretPolicy({ ...secrets, deny })),
     });
   }
   return { grants, errors, warnings };

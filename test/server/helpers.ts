@@ -194,6 +194,7 @@ export interface ListedResource {
   readonly uri: string;
   readonly name: string;
   readonly mimeType?: string | undefined;
+  readonly description?: string | undefined;
 }
 
 export interface ResourceContents {

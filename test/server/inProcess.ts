@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { hostPlatform, nodeFileSystem } from '../../src/host/node.js';
 import { buildGrants } from '../../src/server/grants.js';
-import { claudeCodeDenyRules } from '../../src/server/claudeCodeDeny.js';
+import { claudeCodeDenyRules } from '../../src/host/claudeCodeDeny.js';
 import { parseServeArgs } from '../../src/server/launch/options.js';
 import { serveLines } from '../../src/server/protocol/serveStdio.js';
 import { RefusalLog } from '../../src/server/refusals/refusalLog.js';

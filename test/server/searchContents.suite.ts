@@ -106,7 +106,7 @@ describe('search_file_contents', () => {
     const page = expectOk(result, 'search');
     const files = page.files.map((file: Structured) => file.path);
     for (const never of ['image.png', 'latin1.txt', 'big.txt', 'link-out', 'src/secret-link.txt']) assert.ok(!files.some((file: string) => file.startsWith(never)), never);
-    assert.deepEqual(page.skipped, { notText: 2, tooLarge: 1, links: 2, unreadable: 0 });
+    assert.deepEqual(page.skipped, { notText: 2, tooLarge: 1, links: 2, unreadable: 0, held: 0, heldFolders: 0 });
     assert.match(textOf(result), /\(not searched: 2 not text, 1 over 1 MiB, 2 links \(never followed\)\)/);
     assert.ok(!JSON.stringify(page).includes('outside'), 'nothing read through a link');
   });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { CLIENT_KINDS, connect, expectContent, makeFastTempDir, refusalOf, removeDir, textOf, writeTree, type Session, type ToolResult } from './helpers.js';
+import { CLIENT_KINDS, connect, expectContent, expectOk, makeFastTempDir, readLog, refusalOf, removeDir, textOf, writeTree, type Session, type ToolResult } from './helpers.js';
 
 const SECRET = 'TOKEN=sk-live-5ecret-value';
 const KEY = 'BEGIN-PRIVATE-KEY-material';
@@ -29,6 +29,7 @@ describe('secrets ask first', () => {
       'ws/app/server.pem': `${KEY}\n`,
       'ws/docs/readme.md': 'hello\n',
       'ws/docs/private.md': 'private notes\n',
+      'ws/.ssh/id_ed25519': `${KEY}\n`,
       'ws/.claude/settings.json': '{\n  "permissions": {\n    "deny": [\n      "Read(./docs/private.md)"\n    ]\n  }\n}\n',
     });
     fs.symlinkSync('../.env', path.join(ws, 'docs', 'settings.txt'));
@@ -84,6 +85,23 @@ describe('secrets ask first', () => {
         assert.equal(asked.length, 2);
         assert.equal(fs.readFileSync(path.join(ws, 'app/server.pem'), 'utf8'), `${KEY}\n`);
       });
+      test('after consent a held file is still listed marked and left out of a search, and consent for one file lifts no other', async () => {
+        answer = 'session';
+        asked.length = 0;
+        assert.equal(expectContent(await session.call('read_text_file', { workspaceUri, path: '.ssh/id_ed25519' }), 'consented'), `${KEY}\n`);
+        assert.equal(asked.length, 1);
+        const lines = (text: string) => text.split('\n').map((line) => line.trim());
+        assert.ok(lines(textOf(await session.call('directory_tree', { workspaceUri, path: '.' }))).includes('id_ed25519 (asks first)'));
+        // Listing the held folder is asked about for itself: the file's consent is not the folder's.
+        assert.ok(lines(textOf(await session.call('list_directory', { workspaceUri, path: '.ssh' }))).includes('id_ed25519 (asks first)'));
+        assert.match(asked.at(-1)!, /read "\.ssh" /);
+        const search = await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'PRIVATE' });
+        assert.ok(!answerAll(search).includes('PRIVATE-KEY'), textOf(search));
+        answer = 'refuse';
+        assert.equal(refusalOf(await session.call('read_text_file', { workspaceUri, path: '.env' }))?.code, 'ERR_SECRET');
+        assert.equal(refusalOf(await session.call('read_text_file', { workspaceUri, path: '.ssh/other' }))?.code, 'ERR_SECRET');
+        assert.equal(asked.length, 4, asked.join('\n'));
+      });
       test('the answer never comes from the arguments', async () => {
         answer = 'refuse';
         const result = await session.call('read_text_file', { workspaceUri, path: '.env', answer: 'session', consent: 'once' });
@@ -129,9 +147,41 @@ describe('secrets ask first', () => {
           assert.ok(!text.includes('sk-live') && !text.includes('PRIVATE-KEY'), `${tool}: ${text.slice(0, 400)}`);
         });
       }
+      test('listings show held names marked: asks first, or refused by policy', async () => {
+        const lines = (text: string) => text.split('\n').map((line) => line.trim());
+        assert.ok(lines(textOf(await session.call('list_directory', { workspaceUri, path: '.' }))).includes('.env (asks first)'));
+        assert.ok(lines(textOf(await session.call('list_directory', { workspaceUri, path: '.' }))).includes('.ssh (asks first)'));
+        const docs = lines(textOf(await session.call('list_directory', { workspaceUri, path: 'docs' })));
+        assert.ok(docs.includes('private.md (refused by policy)') && docs.includes('readme.md'), docs.join('|'));
+
+        const sized = expectOk(await session.call('list_directory_with_sizes', { workspaceUri, path: '.' }), 'sizes');
+        const heldOf = (entries: { name: string; held?: string }[]) => Object.fromEntries(entries.filter((entry) => entry.held !== undefined).map((entry) => [entry.name, entry.held]));
+        assert.deepEqual(heldOf(sized.entries), { '.env': 'ask', '.ssh': 'ask' });
+
+        const tree = await session.call('directory_tree', { workspaceUri, path: '.' });
+        const nodes = (expectOk(tree, 'tree').tree as { name: string; held?: string; children?: unknown[] }[]);
+        assert.deepEqual(heldOf(nodes), { '.env': 'ask', '.ssh': 'ask' });
+        const docsNode = nodes.find((node) => node.name === 'docs')!;
+        assert.deepEqual(heldOf(docsNode.children as { name: string; held?: string }[]), { 'private.md': 'deny' });
+        const treeLines = lines(textOf(tree));
+        for (const line of ['.env (asks first)', '.ssh/ (asks first)', 'id_ed25519 (asks first)', 'server.pem (asks first)', 'private.md (refused by policy)', 'readme.md']) assert.ok(treeLines.includes(line), `${line} in ${treeLines.join('|')}`);
+
+        const found = await session.call('search_files', { workspaceUri, path: '.', pattern: '*.*' });
+        assert.deepEqual(expectOk(found, 'search_files').held, { '.env': 'ask', '.ssh/': 'ask', 'app/server.pem': 'ask', 'docs/private.md': 'deny' });
+        assert.ok(lines(textOf(found)).includes('app/server.pem (asks first)'), textOf(found));
+        assert.ok(lines(textOf(found)).includes('docs/readme.md'), textOf(found));
+
+        const resources = new Map((await session.listResources()).map((resource) => [resource.name, resource.description]));
+        assert.match(String(resources.get('.env')), /asks first/);
+        assert.match(String(resources.get('.ssh/id_ed25519')), /asks first/);
+        assert.match(String(resources.get('docs/private.md')), /refused by policy/);
+        assert.equal(resources.get('docs/readme.md'), undefined);
+      });
       test('search_file_contents says how many held files it did not search', async () => {
-        const text = textOf(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'e' }));
-        assert.match(text, /\(3 files held by the secrets policy not searched/);
+        const result = await session.call('search_file_contents', { workspaceUri, path: '.', pattern: 'e' });
+        assert.match(textOf(result), /\(3 files and 1 folder held by the secrets policy not searched/);
+        const { held, heldFolders } = expectOk(result, 'search_file_contents').skipped;
+        assert.deepEqual({ held, heldFolders }, { held: 3, heldFolders: 1 });
       });
       test('nothing on disk changed', () => {
         assert.equal(fs.readFileSync(path.join(ws, '.env'), 'utf8'), `${SECRET}\n`);
@@ -149,13 +199,50 @@ describe('secrets ask first', () => {
         const refusal = refusalOf(await session.call('read_text_file', { workspaceUri, path: 'docs/private.md' }));
         assert.equal(refusal?.code, 'ERR_SECRET');
         assert.match(String(refusal?.reason), /^Refused by policy: reading "docs\/private\.md" is denied by "Read\(\.\/docs\/private\.md\)" \(\.claude\/settings\.json line 4\)/);
-        const search = textOf(await session.call('search_file_contents', { workspaceUri, path: 'docs', pattern: 'notes' }));
+        const searched = await session.call('search_file_contents', { workspaceUri, path: 'docs', pattern: 'notes' });
+        const search = textOf(searched);
         assert.ok(!search.includes('private notes'), search);
         assert.match(search, /\(1 file held by the secrets policy not searched/);
+        assert.equal(expectOk(searched, 'search_file_contents').skipped.held, 1);
         await assert.rejects(session.readResource(pathToFileURL(path.join(ws, 'docs/private.md')).href), /ERR_SECRET at secrets/);
         // Read rules hold reads only: the readme beside it is read.
         assert.equal(expectContent(await session.call('read_text_file', { workspaceUri, path: 'docs/readme.md' }), 'readme'), 'hello\n');
       });
+    });
+  }
+
+  for (const { kind, version } of CLIENT_KINDS) {
+    test(`the refusal log (${kind}, ${version}): a question allowed is logged as asked, a question refused as asked and refused, no question as refused`, async () => {
+      const log = path.join(base, `refusals-${kind}.jsonl`);
+      let answer = 'once';
+      const session = await connect(kind, {
+        args: ['--workspace', workspaceUri, '--refusal-log', log],
+        inProcess: true,
+        elicit: () => ({ action: 'accept', content: { answer } }),
+      });
+      const lines = () => readLog(log).map((line) => `${line.event ?? 'refused'} ${line.code} ${line.input}`);
+      try {
+        assert.equal(expectContent(await session.call('read_text_file', { workspaceUri, path: '.env' }), 'allowed'), `${SECRET}\n`);
+        assert.deepEqual(lines(), ['asked ERR_SECRET .env']);
+        answer = 'refuse';
+        assert.equal(refusalOf(await session.call('read_text_file', { workspaceUri, path: 'app/server.pem' }))?.code, 'ERR_SECRET');
+        assert.deepEqual(lines(), ['asked ERR_SECRET .env', 'asked ERR_SECRET app/server.pem', 'refused ERR_SECRET app/server.pem']);
+        const [asked] = readLog(log);
+        assert.equal(asked!.stage, 'secrets');
+        assert.match(asked!.reason, /^Asks first/);
+        // No client message for a question: the client is the one asking it.
+        assert.ok(!session.logs.some((seen) => JSON.stringify(seen).includes('"input":".env"')), JSON.stringify(session.logs));
+      } finally {
+        await session.close();
+      }
+      const plain = await connect(kind, { args: ['--workspace', workspaceUri, '--refusal-log', log], inProcess: true });
+      try {
+        fs.rmSync(log);
+        assert.equal(refusalOf(await plain.call('read_text_file', { workspaceUri, path: '.env' }))?.code, 'ERR_SECRET');
+        assert.deepEqual(lines(), ['refused ERR_SECRET .env']);
+      } finally {
+        await plain.close();
+      }
     });
   }
 

@@ -51,6 +51,9 @@ describe('the launcher\'s end of the refusal channel', () => {
     assert.deepEqual(parseChannelLine(JSON.stringify(record(1))), { record: record(1) });
     const notFound: RefusalRecord = { ...record(1), event: 'not-found', code: 'ENOENT', stage: 'realpath', reason: 'x.md does not exist. Did you mean X.md?' };
     assert.deepEqual(parseChannelLine(JSON.stringify(notFound)), { record: notFound });
+    // The sandboxed server's questions reach the log written outside too.
+    const asked: RefusalRecord = { ...record(1), event: 'asked', code: 'ERR_SECRET', stage: 'secrets', reason: 'Asks first: reading ".env" needs the person\'s consent' };
+    assert.deepEqual(parseChannelLine(JSON.stringify(asked)), { record: asked });
     assert.deepEqual(parseChannelLine(JSON.stringify({ time: 't', note: '3 refusals not logged' })), { note: '3 refusals not logged' });
     for (const forged of [
       'not json',
@@ -59,6 +62,7 @@ describe('the launcher\'s end of the refusal channel', () => {
       // An event is its own code, and no other.
       JSON.stringify({ ...record(1), code: 'ENOENT' }),
       JSON.stringify({ ...record(1), event: 'not-found' }),
+      JSON.stringify({ ...record(1), event: 'asked' }),
       JSON.stringify({ ...record(1), event: 'everything-fine', code: 'ENOENT' }),
       JSON.stringify({ ...record(1), trace: [] }),
       JSON.stringify({ ...record(1), input: 42 }),

@@ -206,3 +206,45 @@ describe('the spellings the inspector simulates (boundaryInspector.simulatedSpel
     assert.equal(traceRequest(mapped, roots, DEFAULT_POLICY, 'linux', none).trace.code, 'ERR_UNC');
   });
 });
+
+describe("the server's secrets policy, from the extension's settings", { skip: onLinux ? false : 'a case-sensitive filesystem' }, () => {
+  const held = at('held');
+  fs.mkdirSync(path.join(held, '.git'), { recursive: true });
+  fs.mkdirSync(path.join(held, '.claude'), { recursive: true });
+  fs.writeFileSync(path.join(held, '.env'), 'TOKEN=x\n');
+  fs.writeFileSync(path.join(held, 'data.sqlite'), 'x');
+  fs.writeFileSync(path.join(held, 'private.md'), 'x\n');
+  fs.writeFileSync(path.join(held, '.git', 'config'), '[core]\n');
+  fs.writeFileSync(path.join(held, '.claude', 'settings.json'), '{ "permissions": { "deny": ["Read(./private.md)"] } }\n');
+  const root: RootChoice = { label: 'held', uri: uri('held'), rights: 'read-write' };
+  const defaults = { defaults: true, patterns: [], claudeCodeDeny: false };
+  const secretTrace = (input: string, tool: ToolName, secrets?: Parameters<typeof traceRequest>[5]) =>
+    traceRequest({ input, root: root.uri, platform: hostPlatform(), policy: DEFAULT_POLICY, tool }, [root], DEFAULT_POLICY, hostPlatform(), undefined, secrets).trace;
+  const stage = (trace: ReturnType<typeof secretTrace>) => trace.stages.find((candidate) => candidate.stage === 'secrets')?.status;
+
+  test('a held file asks first, by the default pattern; without the settings the stage is skipped', () => {
+    const trace = secretTrace('.env', 'read_text_file', defaults);
+    assert.equal(trace.code, 'ERR_SECRET');
+    assert.deepEqual(trace.secret, { decision: 'ask', pattern: '.env*', source: 'default', path: '.env' });
+    assert.match(trace.reason, /^Asks first: reading "\.env"/);
+    assert.equal(stage(secretTrace('.env', 'read_text_file')), 'skip');
+    assert.equal(stage(secretTrace('private.md', 'read_text_file', defaults)), 'pass');
+  });
+
+  test('judged for the tool: .git is held for a change only', () => {
+    assert.equal(secretTrace('.git/config', 'read_text_file', defaults).verdict, 'inside');
+    assert.equal(secretTrace('.git/config', 'write_file', defaults).code, 'ERR_SECRET');
+  });
+
+  test('patterns from the setting, named as the setting; the defaults off; a pattern the server would refuse left out', () => {
+    const trace = secretTrace('data.sqlite', 'read_text_file', { defaults: false, patterns: ['*.sqlite', '['], claudeCodeDeny: false });
+    assert.deepEqual(trace.secret, { decision: 'ask', pattern: '*.sqlite', source: 'setting boundaryInspector.secrets.patterns', path: 'data.sqlite' });
+    assert.equal(secretTrace('.env', 'read_text_file', { defaults: false, patterns: ['*.sqlite'], claudeCodeDeny: false }).verdict, 'inside');
+  });
+
+  test("with claudeCodeDeny, the workspace's Claude Code deny rule refuses by policy", () => {
+    const trace = secretTrace('private.md', 'read_text_file', { ...defaults, claudeCodeDeny: true });
+    assert.equal(trace.secret?.decision, 'deny');
+    assert.match(trace.reason, /^Refused by policy: reading "private\.md" is denied by "Read\(\.\/private\.md\)" \(\.claude\/settings\.json line 1\)/);
+  });
+});

@@ -1,5 +1,5 @@
-import { prepareRoot, secretChoiceFromFlags, secretPolicy, SECRET_FLAG_OPTIONS, traceAgainst, withNearMisses, withSecrets, type Platform, type Trace } from '../../core/index.js';
-import { claudeCodeDenyRules } from '../../server/claudeCodeDeny.js';
+import { prepareRoot, secretChoiceFromFlags, SECRET_FLAG_OPTIONS, traceAgainst, withNearMisses, type Platform, type Trace } from '../../core/index.js';
+import { withSecretChoice } from '../../host/claudeCodeDeny.js';
 import { boundaryTrace } from '../../deciders/boundary-inspector/index.js';
 import { decidingStage, type DeciderVerdict } from '../../deciders/index.js';
 import { nodeFileSystem } from '../../host/node.js';
@@ -212,10 +212,8 @@ export function runTrace(args: readonly string[], io: Io, host: Platform): numbe
     spellings: spellingsFrom(values, platform, host, io.env),
     ...(platform === host ? { fs: nodeFileSystem } : {}),
   });
-  // The server's secrets policy; Claude Code's deny rules are read from the root's folder on this machine only.
-  const { defaults, patterns, claudeCodeDeny } = secrets.secrets;
-  const deny = claudeCodeDeny && prepared.ok && platform === host ? claudeCodeDenyRules(prepared.realPath ?? prepared.path, platform) : undefined;
-  const root = prepared.ok ? withSecrets(prepared, secretPolicy({ defaults, patterns, ...(deny ? { deny } : {}) })) : prepared;
+  // The server's secrets policy.
+  const root = withSecretChoice(prepared, secrets.secrets, platform, host);
   // One root only: no other workspace to point to, so near misses come from the disk alone; and
   // no grant, so no read-only rule.
   const result = withNearMisses(traceAgainst(root, positionals[0]!, { followFinal, access: changes ? 'change' : 'read' }), root);

@@ -5,7 +5,7 @@ import { hostPlatform, nodeFileSystem, realPathOr } from '../../host/node.js';
 import { DEFAULT_WSL_MOUNT_ROOT, isInside, splitAbsolute, visible, type Platform } from '../../core/index.js';
 import { readSpellings } from '../../host/spellings.js';
 import { buildGrants, type Grant } from '../grants.js';
-import { claudeCodeDenyRules } from '../claudeCodeDeny.js';
+import { claudeCodeDenyRules } from '../../host/claudeCodeDeny.js';
 import { LauncherChannel, launcherAnswers } from './launcherChannel.js';
 import { parseServeArgs, serveHelp, ServeUsageError, type ServeOptions } from './options.js';
 import { relayRefusals } from '../refusals/refusalChannel.js';

@@ -64,7 +64,10 @@ export class RefusalNotices {
     if (this.era === 'legacy') send = (notice) => this.server?.sendLoggingMessage(notice);
     else if (ctx === undefined) return NOBODY;
     else send = (notice) => ctx.mcpReq.log(notice.level, notice.data, notice.logger);
-    // A notice that cannot be sent (the connection closed) is no reason to fail the call.
-    return (tool, workspaceUri, input, refusal) => void send(noticeOf(tool, workspaceUri, input, refusal))?.catch(() => undefined);
+    // A notice that cannot be sent (the connection closed) is no reason to fail the call; a
+    // question to the person is no refusal, and their client is the one asking it.
+    return (tool, workspaceUri, input, refusal) => {
+      if (refusal.event === undefined) void send(noticeOf(tool, workspaceUri, input, refusal))?.catch(() => undefined);
+    };
   }
 }

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import nodePath from 'node:path';
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type McpServer, type Resource } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { pathToUri, traceAgainst, type Trace } from '../../core/index.js';
+import { pathToUri, SECRET_DECISION_WORDS, traceAgainst, type Trace } from '../../core/index.js';
 import { currentAnchor, readFile } from '../fs/index.js';
 import { workspaceChangeRefusal } from '../refusals/refusal.js';
 import { heavyCalls } from './callGate.js';
@@ -14,6 +14,7 @@ import type { RefusalListener } from './refusalNotices.js';
 import { workspaceNow, type ServerState } from '../tools/tool.js';
 import { STOP, walk } from '../fs/index.js';
 import { viewNamed } from '../tools/appViews.js';
+import { heldInWalk, type Held } from '../tools/secretConsent.js';
 import { readView } from './viewResource.js';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
@@ -23,6 +24,12 @@ const MAX_RESOURCE_BYTES = MAX_MEDIA_BYTES;
 const MAX_CURSOR_CHARS = 64 * 1024;
 /** Entries a page examines whatever the time: a folder that alone takes the page's time to read must not stop every page where it began. */
 const RESOURCE_PAGE_MIN_ENTRIES = 1000;
+
+/** A held file is listed, marked in its description: what reading it does. */
+const HELD_DESCRIPTIONS: Readonly<Record<Held, string>> = {
+  ask: `Held by the secrets policy, ${SECRET_DECISION_WORDS.ask}: resources/read refuses it, and read_text_file asks the person.`,
+  deny: `Held by the secrets policy, ${SECRET_DECISION_WORDS.deny}: no read is allowed.`,
+};
 
 /** Where a resources/list page stopped: which workspace, and where in its walk (anchored walk positions). */
 interface Position {
@@ -104,10 +111,12 @@ function listPage(state: ServerState, from: Position): { resources: Resource[]; 
         exclude: (entry) => entry.type === 'directory' && SKIPPED_FOLDERS.has(entry.name),
         visit(entry, below) {
           if (entry.type === 'file') {
+            const held = heldInWalk(grant, state.platform, entry.names, false)?.decision;
             resources.push({
               uri: pathToUri(nodePath.join(anchor.rootPath, ...entry.names), state.platform),
               name: entry.relative,
               mimeType: mimeTypeOf(entry.name),
+              ...(held !== undefined ? { description: HELD_DESCRIPTIONS[held] } : {}),
             });
             // Stopping on a file that is already listed: the next page starts after it.
             if (resources.length >= RESOURCES_PER_PAGE) return STOP;

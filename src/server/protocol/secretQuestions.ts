@@ -82,33 +82,42 @@ export class SecretQuestions {
     for (const key of previous?.once ?? []) once.add(key);
     let answered = previous !== undefined ? answerOf(inputResponse(ctx?.mcpReq.inputResponses, QUESTION_KEY) as never) : undefined;
     for (let round = 0; ; round++) {
-      const consent = new CallConsent(session, once);
+      const consent = new CallConsent(session, once, true);
       const result = await run(consent);
+      // The call's refusals of held paths wait for this round's outcome: the log shows a question
+      // asked as asked, and a refusal only when the call is refused.
+      const refused = () => {
+        consent.settle('refused');
+        return result;
+      };
       const held = [...consent.held.values()];
-      if (held.length === 0 || round >= MAX_QUESTIONS) return result;
+      if (held.length === 0 || round >= MAX_QUESTIONS) return refused();
       if (answered !== undefined && previous !== undefined) {
         // Only what was asked, and is still what the call needs, is allowed.
         const allowed = held.filter((path) => previous.asked.includes(path.key));
         const answer = answered;
         answered = undefined;
-        if (answer === 'refuse' || allowed.length === 0) return result;
+        if (answer === 'refuse' || allowed.length === 0) return refused();
+        consent.settle('answered');
         for (const path of allowed) (answer === 'session' ? session : once).add(path.key);
         continue;
       }
       if (this.era === 'modern') {
-        if (!this.canAskModern(ctx)) return result;
+        if (!this.canAskModern(ctx)) return refused();
+        consent.settle('asked');
         return inputRequired({ inputRequests: { [QUESTION_KEY]: inputRequired.elicit(question(held)) }, requestState: encodeState({ asked: held.map((path) => path.key), once: [...once] }) });
       }
       const server = this.connection();
-      if (server === undefined || server.server.getClientCapabilities()?.elicitation === undefined) return result;
+      if (server === undefined || server.server.getClientCapabilities()?.elicitation === undefined) return refused();
+      consent.settle('asked');
       let answer: Answer;
       try {
         answer = answerOf(await server.server.elicitInput(question(held)));
       } catch {
         // A client that fails to answer has not consented.
-        return result;
+        return refused();
       }
-      if (answer === 'refuse') return result;
+      if (answer === 'refuse') return refused();
       for (const path of held) (answer === 'session' ? session : once).add(path.key);
     }
   }

@@ -10,6 +10,8 @@ export interface ServerRefusal {
   readonly reason: string;
   readonly path: string | null;
   readonly trace: Trace | null;
+  /** `asked`: a secret the person was asked about, logged as asked rather than as a refusal. */
+  readonly event?: 'asked';
 }
 
 export function refusalFromTrace(trace: Trace): ServerRefusal {
@@ -17,7 +19,7 @@ export function refusalFromTrace(trace: Trace): ServerRefusal {
 }
 
 /** Hears each refusal as it is recorded in the refusal log (the client's notices). */
-export type RefusalListener = (tool: string, workspaceUri: string | null, input: string, refusal: Pick<ServerRefusal, 'code' | 'stage' | 'reason' | 'trace'>) => void;
+export type RefusalListener = (tool: string, workspaceUri: string | null, input: string, refusal: Pick<ServerRefusal, 'code' | 'stage' | 'reason' | 'trace' | 'event'>) => void;
 
 /** The codes the server gives itself, after the core's verdict. */
 export type ServerCode = 'ERR_NOT_GRANTED' | 'ERR_READ_ONLY' | 'ERR_WORKSPACE_GONE' | 'ERR_WORKSPACE_REPLACED' | 'ERR_WORKSPACE_UNMOUNTED' | 'ERR_CHANGED_SINCE_READ' | 'ERR_FILE_CHANGED' | 'ERR_NOT_TEXT';

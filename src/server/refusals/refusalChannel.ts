@@ -61,8 +61,8 @@ export function parseChannelLine(line: string): { record: RefusalRecord } | { no
     (v.workspaceUri === null || isString(v.workspaceUri)) &&
     isString(v.input) &&
     isString(v.code) &&
-    // A refusal by one of the codes, or a path that named nothing.
-    ((v.event === undefined && Object.hasOwn(REFUSAL_CODES, v.code)) || (v.event === 'not-found' && v.code === 'ENOENT')) &&
+    // A refusal by one of the codes, a path that named nothing, or a secret asked about.
+    ((v.event === undefined && Object.hasOwn(REFUSAL_CODES, v.code)) || (v.event === 'not-found' && v.code === 'ENOENT') || (v.event === 'asked' && v.code === 'ERR_SECRET')) &&
     isString(v.stage) &&
     isString(v.reason) &&
     (v.trace === null || (typeof v.trace === 'object' && !Array.isArray(v.trace))) &&

@@ -7,9 +7,11 @@ export interface RefusalRecord {
   readonly tool: string;
   /**
    * Absent for a refusal. `not-found`: the path was inside and allowed, but nothing was there
-   * (ENOENT), which is how a case, Unicode or encoding slip usually shows.
+   * (ENOENT), which is how a case, Unicode or encoding slip usually shows. `asked`: a path the
+   * secrets policy holds, about which the person was asked (ERR_SECRET); should they refuse, the
+   * refusal follows as its own line.
    */
-  readonly event?: 'not-found';
+  readonly event?: 'not-found' | 'asked';
   readonly time: string;
   readonly workspaceUri: string | null;
   readonly input: string;
@@ -110,10 +112,11 @@ export class RefusalLog {
     this.sink = sink ?? (file === undefined ? undefined : new LogFile(file, maxBytes, onError));
   }
 
-  /** Records one refusal, stamped now. */
-  record(tool: string, workspaceUri: string | null, input: string, refusal: Pick<RefusalRecord, 'code' | 'stage' | 'reason' | 'trace'>): Promise<void> {
+  /** Records one refusal, or a question asked (its `event`), stamped now. */
+  record(tool: string, workspaceUri: string | null, input: string, refusal: Pick<RefusalRecord, 'code' | 'stage' | 'reason' | 'trace'> & { readonly event?: 'asked' | undefined }): Promise<void> {
     return this.append({
       tool,
+      ...(refusal.event !== undefined ? { event: refusal.event } : {}),
       time: new Date().toISOString(),
       workspaceUri,
       input,

@@ -6,7 +6,8 @@ import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_BRACE_EXPANSION, MAX
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { walkCursor, walkOf } from './cursor.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
-import { entryTypeSchema, requireDirectory } from './entries.js';
+import { entryTypeSchema, HELD_BYTES, heldSchema, requireDirectory } from './entries.js';
+import { heldInWalk, heldMark, type Held } from './secretConsent.js';
 
 /** Bounds one call's work on a huge tree; its cursor goes on from where it stopped. */
 export const MAX_TREE_ENTRIES = MAX_WALK_ENTRIES;
@@ -65,6 +66,7 @@ export interface TreeNode {
   children?: TreeNode[] | undefined;
   error?: string | undefined;
   truncated?: boolean | undefined;
+  held?: Held | undefined;
 }
 
 const treeNodeSchema: z.ZodType<TreeNode> = z.object({
@@ -78,11 +80,12 @@ const treeNodeSchema: z.ZodType<TreeNode> = z.object({
     .boolean()
     .optional()
     .describe(`True on a folder whose entries are not listed because it lies ${MAX_WALK_DEPTH} levels below the starting folder: call directory_tree on it.`),
+  held: heldSchema,
 });
 
 /** What a node costs in the answer: its JSON in the structured tree, the longer of its two forms. */
-function nodeBytes(name: string, folder: boolean): number {
-  return jsonLength(name) + (folder ? 44 : 30);
+function nodeBytes(name: string, folder: boolean, held: boolean): number {
+  return jsonLength(name) + (folder ? 44 : 30) + (held ? HELD_BYTES : 0);
 }
 
 export const directoryTree = defineTool({
@@ -115,11 +118,12 @@ export const directoryTree = defineTool({
     const lines: string[] = [];
     const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let tooDeep = false;
+    const heldOf = (names: readonly string[], folder: boolean) => heldInWalk(scope.grant, scope.state.platform, [...checked.target.names, ...names], folder)?.decision;
     /** A folder's node and line; its entries go in the list it returns. */
-    const addFolder = (name: string, depth: number, siblings: TreeNode[], note = ''): TreeNode[] => {
-      const node: TreeNode = { name, type: 'directory', children: [] };
+    const addFolder = (name: string, depth: number, siblings: TreeNode[], held: Held | undefined, note = ''): TreeNode[] => {
+      const node: TreeNode = { name, type: 'directory', children: [], ...(held !== undefined ? { held } : {}) };
       siblings.push(node);
-      lines.push(`${'  '.repeat(depth - 1)}${quotedIfHidden(name)}/${note}`);
+      lines.push(`${'  '.repeat(depth - 1)}${quotedIfHidden(name)}/${heldMark(held)}${note}`);
       return node.children!;
     };
     const call = scope.call;
@@ -133,17 +137,19 @@ export const directoryTree = defineTool({
       ...(resume !== undefined ? { resume } : {}),
       // A continued tree shows again the folders it goes on inside, so each entry has its place.
       resumeInside: (names, siblings) => {
-        budget.take(nodeBytes(names.at(-1)!, true));
-        return addFolder(names.at(-1)!, names.length, siblings, ' (continued)');
+        const held = heldOf(names, true);
+        budget.take(nodeBytes(names.at(-1)!, true, held !== undefined));
+        return addFolder(names.at(-1)!, names.length, siblings, held, ' (continued)');
       },
       exclude: (entry) => excluded(entry.relative),
       visit(entry, below, siblings) {
         if (below.kind === 'gone') return undefined; // removed during the walk
-        if (!budget.take(nodeBytes(entry.name, below.kind === 'folder'))) return STOP_BEFORE;
         // Links are listed as themselves and never descended: their targets were not checked.
         const type = below.kind === 'changed' ? 'symlink' : entry.type;
-        if (below.kind === 'folder') return addFolder(entry.name, entry.depth, siblings);
-        const node: TreeNode = { name: entry.name, type };
+        const held = heldOf(entry.names, type === 'directory');
+        if (!budget.take(nodeBytes(entry.name, below.kind === 'folder', held !== undefined))) return STOP_BEFORE;
+        if (below.kind === 'folder') return addFolder(entry.name, entry.depth, siblings, held);
+        const node: TreeNode = { name: entry.name, type, ...(held !== undefined ? { held } : {}) };
         siblings.push(node);
         const mark = type === 'directory' ? '/' : type === 'symlink' ? '@' : '';
         let note = '';
@@ -155,7 +161,7 @@ export const directoryTree = defineTool({
           tooDeep = true;
           note = ` (${MAX_WALK_DEPTH} levels down: its entries are not listed)`;
         }
-        lines.push(`${'  '.repeat(entry.depth - 1)}${quotedIfHidden(entry.name)}${mark}${note}`);
+        lines.push(`${'  '.repeat(entry.depth - 1)}${quotedIfHidden(entry.name)}${mark}${heldMark(held)}${note}`);
         return undefined;
       },
     });

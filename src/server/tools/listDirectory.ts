@@ -4,6 +4,7 @@ import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from 
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { afterCursor, afterOf } from './cursor.js';
 import { requireDirectory } from './entries.js';
+import { heldInWalk, heldMark } from './secretConsent.js';
 
 /** The kinds of entry, each under its heading in the text, in this order. */
 const GROUPS: readonly (readonly [EntryType, 'directories' | 'files' | 'links' | 'other', string])[] = [
@@ -14,6 +15,7 @@ const GROUPS: readonly (readonly [EntryType, 'directories' | 'files' | 'links' |
 ];
 
 type Kind = 'directories' | 'files' | 'links' | 'other';
+/** Each kind's lines: a name, quoted when it holds a line break, a control, a bidi or another hidden character, and its secrets mark. */
 type Listing = Record<Kind, string[]>;
 
 /**
@@ -27,8 +29,7 @@ function textLines(listing: Listing, totals: Readonly<Record<Kind, number>>): st
     const names = listing[key];
     if (names.length === 0) continue;
     lines.push(`${heading} (${names.length === totals[key] ? names.length : `${names.length} of ${totals[key]}`}):`);
-    // One entry a line: a name holding a line break, a control, a bidi or another hidden character is written quoted.
-    for (const name of names) lines.push(quotedIfHidden(name));
+    lines.push(...names);
   }
   return lines.length === 0 ? ['The folder is empty.'] : lines;
 }
@@ -61,15 +62,20 @@ export const listDirectory = defineTool({
     let truncated = false;
     try {
       for (const entry of scope.state.listings.entriesOf(folder)) {
-        const kind = KEY_OF[entryTypeOf(entry)];
+        const type = entryTypeOf(entry);
+        const kind = KEY_OF[type];
         totals[kind] += 1;
         if (after !== undefined && compareNames(entry.name, after) <= 0) before += 1;
-        // A line of the text, or a string of the list: as long either way.
-        else if (truncated || count >= MAX_LIST_ENTRIES || !budget.take(jsonLength(entry.name) + 3)) truncated = true;
+        else if (truncated || count >= MAX_LIST_ENTRIES) truncated = true;
         else {
-          listing[kind].push(entry.name);
-          last = entry.name;
-          count += 1;
+          const line = `${quotedIfHidden(entry.name)}${heldMark(heldInWalk(scope.grant, scope.state.platform, [...checked.target.names, entry.name], type === 'directory')?.decision)}`;
+          // A line of the text, as long as a string of a list would be.
+          if (!budget.take(jsonLength(line) + 3)) truncated = true;
+          else {
+            listing[kind].push(line);
+            last = entry.name;
+            count += 1;
+          }
         }
       }
     } finally {

@@ -4,12 +4,14 @@ import { compareNames, entryTypeOf, openFolder, type EntryType } from '../fs/ind
 import { ANSWER_BUDGET_BYTES, AnswerBudget, jsonLength, MAX_LIST_ENTRIES } from '../limits.js';
 import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { offsetCursor, offsetOf } from './cursor.js';
-import { entryLabel, entrySchema, requireDirectory } from './entries.js';
+import { entryLabel, entrySchema, HELD_BYTES, requireDirectory } from './entries.js';
+import { heldInWalk, heldMark, type Held } from './secretConsent.js';
 
 interface SizedEntry {
   name: string;
   type: EntryType;
   size: number;
+  held?: Held;
 }
 
 export function formatSize(bytes: number): string {
@@ -68,7 +70,9 @@ export const listDirectoryWithSizes = defineTool({
         // lstat through the anchored folder: sizes are of what was listed, and a link is sized as itself.
         const stats = folder.lstat(name);
         if (!stats) continue; // removed since the listing
-        entries.push({ name, type: entryTypeOf(stats), size: Number(stats.size) });
+        const type = entryTypeOf(stats);
+        const held = heldInWalk(scope.grant, scope.state.platform, [...checked.target.names, name], type === 'directory');
+        entries.push({ name, type, size: Number(stats.size), ...(held !== undefined ? { held: held.decision } : {}) });
       }
     } finally {
       folder.close();
@@ -78,15 +82,16 @@ export const listDirectoryWithSizes = defineTool({
     const totalFiles = files.length;
     const totalDirectories = entries.filter((entry) => entry.type === 'directory').length;
     const totalBytes = files.reduce((sum, entry) => sum + entry.size, 0);
-    const width = entries.reduce((widest, entry) => Math.max(widest, quotedIfHidden(entry.name).length), 0);
+    const shownName = (entry: SizedEntry) => `${quotedIfHidden(entry.name)}${heldMark(entry.held)}`;
+    const width = entries.reduce((widest, entry) => Math.max(widest, shownName(entry).length), 0);
     // The totals are of every entry sized; a page holds what fits the answer's budget.
     const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let end = offset;
-    while (end < entries.length && budget.take(Math.max(jsonLength(entries[end]!.name) + 40, width + 24))) end += 1;
+    while (end < entries.length && budget.take(Math.max(jsonLength(entries[end]!.name) + (entries[end]!.held !== undefined ? HELD_BYTES : 0) + 40, width + 24))) end += 1;
     const page = entries.slice(offset, end);
     const nextCursor = end < entries.length ? offsetCursor(end) : undefined;
     const lines = page.map(
-      (entry) => `${entryLabel(entry.type).padEnd(7)} ${quotedIfHidden(entry.name).padEnd(width)}  ${entry.type === 'directory' ? '' : formatSize(entry.size)}`.trimEnd(),
+      (entry) => `${entryLabel(entry.type).padEnd(7)} ${shownName(entry).padEnd(width)}  ${entry.type === 'directory' ? '' : formatSize(entry.size)}`.trimEnd(),
     );
     if (lines.length > 0) lines.push('');
     // The totals are the folder's, unless it has more entries than are sized: then the text says so where it gives them.

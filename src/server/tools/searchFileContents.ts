@@ -44,6 +44,9 @@ interface Skipped {
   tooLarge: number;
   links: number;
   unreadable: number;
+  /** Held by the secrets policy: files not read, and folders not entered. */
+  held: number;
+  heldFolders: number;
 }
 
 const globsField = z.array(z.string());
@@ -120,14 +123,21 @@ function fileText(file: FileMatches): string[] {
   return out;
 }
 
-function skippedText(skipped: Skipped): string | undefined {
+function skippedText(skipped: Skipped): string[] {
   const parts = [
     skipped.notText > 0 ? `${skipped.notText} not text` : '',
     skipped.tooLarge > 0 ? `${skipped.tooLarge} over ${formatBytes(MAX_SEARCH_FILE_BYTES)}` : '',
     skipped.links > 0 ? `${skipped.links} links (never followed)` : '',
     skipped.unreadable > 0 ? `${skipped.unreadable} unreadable` : '',
   ].filter((part) => part !== '');
-  return parts.length === 0 ? undefined : `(not searched: ${parts.join(', ')})`;
+  const lines = parts.length === 0 ? [] : [`(not searched: ${parts.join(', ')})`];
+  const held = [counted(skipped.held, 'file'), counted(skipped.heldFolders, 'folder')].filter((part) => part !== '');
+  if (held.length > 0) lines.push(`(${held.join(' and ')} held by the secrets policy not searched: read a file by its path to ask the person)`);
+  return lines;
+}
+
+function counted(count: number, noun: string): string {
+  return count === 0 ? '' : `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function inRange(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
@@ -165,8 +175,11 @@ export const searchFileContents = defineTool({
       .describe('Files with matches, in walk order.'),
     searched: z.number().int().describe('Files searched by this answer.'),
     skipped: z
-      .object({ notText: z.number().int(), tooLarge: z.number().int(), links: z.number().int(), unreadable: z.number().int() })
-      .describe(`Files this answer did not search: not text (NUL bytes or not UTF-8), over ${formatBytes(MAX_SEARCH_FILE_BYTES)}, links (never followed), unreadable.`),
+      .object({ notText: z.number().int(), tooLarge: z.number().int(), links: z.number().int(), unreadable: z.number().int(), held: z.number().int(), heldFolders: z.number().int() })
+      .describe(
+        `Files this answer did not search: not text (NUL bytes or not UTF-8), over ${formatBytes(MAX_SEARCH_FILE_BYTES)}, links (never followed), unreadable, ` +
+          'held by the secrets policy (read one by its path to ask the person); and held folders, not entered.',
+      ),
     truncated: z.boolean().describe('True when there may be more matches: see nextCursor, or folders too deep to enter.'),
     nextCursor: z.string().optional().describe('Pass it as cursor, with the same arguments, for the matches after these.'),
   }),
@@ -188,15 +201,13 @@ export const searchFileContents = defineTool({
     const lines = compileLinePattern(pattern, { regex: regex === true, caseSensitive: ignoreCase !== true });
 
     const files: FileMatches[] = [];
-    const skipped: Skipped = { notText: 0, tooLarge: 0, links: 0, unreadable: 0 };
+    const skipped: Skipped = { notText: 0, tooLarge: 0, links: 0, unreadable: 0, held: 0, heldFolders: 0 };
     const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let within: Within | undefined = resume?.within;
     let stoppedWithin: Within | undefined;
     let searched = 0;
     let bytesRead = 0;
     let tooDeep = false;
-    let held = 0;
-    const sep = scope.state.platform === 'win32' ? '\\' : '/';
 
     /** Searches one file; a verdict for the walk when the answer is full. */
     const searchFile = (entry: WalkEntry, folder: Folder): typeof STOP | typeof STOP_BEFORE | undefined => {
@@ -263,8 +274,9 @@ export const searchFileContents = defineTool({
       visit(entry, below, _parent, folder) {
         if (below.kind === 'too-deep') tooDeep = true;
         // A secret's lines never reach the answer: a held file is not read, a held folder not entered.
-        if ((entry.type === 'file' || entry.type === 'directory') && heldInWalk(scope.grant, [...checked.target.names, ...entry.names], entry.type === 'directory', sep) !== undefined) {
-          if (entry.type === 'file' && included(entry.relative)) held += 1;
+        if ((entry.type === 'file' || entry.type === 'directory') && heldInWalk(scope.grant, scope.state.platform, [...checked.target.names, ...entry.names], entry.type === 'directory') !== undefined) {
+          if (entry.type === 'directory') skipped.heldFolders += 1;
+          else if (included(entry.relative)) skipped.held += 1;
           return undefined;
         }
         if (entry.type === 'symlink' && included(entry.relative)) skipped.links += 1;
@@ -280,9 +292,7 @@ export const searchFileContents = defineTool({
     const nextCursor = result.position !== undefined ? walkCursor(result.position, stoppedWithin) : undefined;
     const text = files.flatMap(fileText);
     if (files.length === 0 && nextCursor === undefined) text.push(`No match for ${quotedIfHidden(pattern)} under ${quotedIfHidden(scope.relative(checked.path))}.`);
-    const notSearched = skippedText(skipped);
-    if (notSearched !== undefined) text.push(notSearched);
-    if (held > 0) text.push(`(${held} file${held === 1 ? '' : 's'} held by the secrets policy not searched: read one by its path to ask the person)`);
+    text.push(...skippedText(skipped));
     if (nextCursor !== undefined) text.push(`(more may follow: call again with cursor ${nextCursor})`);
     if (tooDeep) text.push(`(folders ${MAX_WALK_DEPTH} levels down were not searched: search from deeper down)`);
     return ok(

@@ -6,7 +6,8 @@ import { cursorField, defineTool, ok, pathField, refused } from './tool.js';
 import { STOP_BEFORE, walkInTurns } from '../fs/index.js';
 import { walkCursor, walkOf } from './cursor.js';
 import { checkPatternLength, compileGlob, excludePatternsField, excluder, type GlobBudget } from './directoryTree.js';
-import { requireDirectory } from './entries.js';
+import { HELD_BYTES, heldMatchesSchema, requireDirectory } from './entries.js';
+import { heldInWalk, heldMark, type Held } from './secretConsent.js';
 
 /** Bounds one call's work on a huge tree; its cursor goes on from where it stopped. */
 export const MAX_SEARCH_VISITS = MAX_WALK_ENTRIES;
@@ -44,6 +45,7 @@ export const searchFiles = defineTool({
   output: z.object({
     path: z.string().describe('The folder searched, relative to the workspace.'),
     matches: z.array(z.string()).describe('The matches relative to the workspace, in walk order; a folder ends with /.'),
+    held: heldMatchesSchema,
     truncated: z.boolean().describe('True when there may be more matches: see nextCursor, or folders too deep to enter.'),
     nextCursor: z.string().optional().describe('Pass it as cursor, with the same arguments, for the matches after these.'),
   }),
@@ -57,6 +59,8 @@ export const searchFiles = defineTool({
     const matches = matcherFor(pattern, globs);
     const excluded = excluder(excludePatterns, globs);
     const found: string[] = [];
+    // A Map: a match may be named `constructor` or `__proto__`.
+    const held = new Map<string, Held>();
     const budget = new AnswerBudget(ANSWER_BUDGET_BYTES);
     let tooDeep = false;
 
@@ -76,9 +80,11 @@ export const searchFiles = defineTool({
           const type = below.kind === 'changed' ? 'symlink' : entry.type;
           // Relative to the workspace, so each can be passed back as a path.
           const match = `${scope.relative(nodePath.join(checked.path, ...entry.names))}${type === 'directory' ? '/' : ''}`;
-          // A line of the text, or a string of the list: as long either way.
-          if (!budget.take(jsonLength(match) + 3)) return STOP_BEFORE;
+          const decision = heldInWalk(scope.grant, scope.state.platform, [...checked.target.names, ...entry.names], type === 'directory')?.decision;
+          // A line of the text, or a string of the list: as long either way; a held one is in `held` too.
+          if (!budget.take(jsonLength(match) + 3 + (decision !== undefined ? jsonLength(match) + HELD_BYTES : 0))) return STOP_BEFORE;
           found.push(match);
+          if (decision !== undefined) held.set(match, decision);
         }
         // Links are never descended: their targets were not checked.
         return below.kind === 'folder' ? true : undefined;
@@ -86,12 +92,12 @@ export const searchFiles = defineTool({
     });
     call.progress(result.examined, result.examined, `${result.examined} entries examined, ${found.length} matches`, true);
     const nextCursor = result.position !== undefined ? walkCursor(result.position) : undefined;
-    const lines = found.map(quotedIfHidden);
+    const lines = found.map((match) => `${quotedIfHidden(match)}${heldMark(held.get(match))}`);
     if (lines.length === 0 && nextCursor === undefined) lines.push(`No match for ${quotedIfHidden(pattern)} under ${quotedIfHidden(scope.relative(checked.path))}.`);
     if (nextCursor !== undefined) lines.push(`(more may follow: call again with cursor ${nextCursor})`);
     if (tooDeep) lines.push(`(folders ${MAX_WALK_DEPTH} levels down were not searched: search from deeper down)`);
     return ok(
-      { path: scope.relative(checked.path), matches: found, truncated: nextCursor !== undefined || tooDeep, ...(nextCursor !== undefined ? { nextCursor } : {}) },
+      { path: scope.relative(checked.path), matches: found, ...(held.size > 0 ? { held: Object.fromEntries(held) } : {}), truncated: nextCursor !== undefined || tooDeep, ...(nextCursor !== undefined ? { nextCursor } : {}) },
       lines.join('\n'),
     );
   },

@@ -214,8 +214,12 @@ export function recorder(state: ServerState, tool: ToolName, workspaceUri: strin
   };
 }
 
-export function makeScope({ state, grant, anchor, tool, workspaceUri, call, record, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
+export function makeScope({ state, grant, anchor, tool, workspaceUri, call, record: recordNow, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
   const own = OPERATIONS[tool];
+  // A held secret's refusal waits for the person's answer: recorded only if the call is refused.
+  const record = (refusal: ServerRefusal, input: string): void => {
+    if (!consent.postpones(refusal, input, recordNow)) recordNow(refusal, input);
+  };
   const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>, consented?: CallConsent): Judged => {
     const access = operation.changes ? 'change' : 'read';
     const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal, access });

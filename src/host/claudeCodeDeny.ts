@@ -4,10 +4,10 @@
 // patterns, a rule's folder reached through a link), so a rule means here what it means there.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Platform, SecretDenyRules } from '../core/index.js';
+import { secretPolicy, withSecrets, type Platform, type PreparedRoot, type SecretChoice, type SecretDenyRules } from '../core/index.js';
 import { compileRule, matchingRules, parseRule, type Access, type PathRule, type Rule } from '../deciders/claude-code/rules.js';
 import { readSource, stringsOf, permissionLine, type Layer } from '../deciders/claude-code/settings.js';
-import { nodeDeciderFileSystem } from '../host/node.js';
+import { nodeDeciderFileSystem } from './node.js';
 
 const FILES: readonly (readonly [Layer, string])[] = [
   ['local', path.join('.claude', 'settings.local.json')],
@@ -35,4 +35,11 @@ export function claudeCodeDenyRules(workspace: string, platform: Platform, home:
     const where = path.relative(workspace, match.rule.source.path ?? workspace);
     return { pattern: match.rule.text, source: `${where}${match.rule.line !== undefined ? ` line ${match.rule.line}` : ''}` };
   };
+}
+
+/** `root` with the secrets policy `choice` asks for; Claude Code's deny rules are read from its folder when that is on this machine. */
+export function withSecretChoice(root: PreparedRoot, choice: SecretChoice, platform: Platform, host: Platform): PreparedRoot {
+  if (!root.ok) return root;
+  const deny = choice.claudeCodeDeny && platform === host ? claudeCodeDenyRules(root.realPath ?? root.path, platform) : undefined;
+  return withSecrets(root, secretPolicy({ ...choice, deny }));
 }
