@@ -1462,20 +1462,22 @@ declare const document: { elementFromPoint(x: number, y: number): { tagName: str
 const FORM_CONTROLS = ['#bi-input', '#bi-root', '#bi-tool', '#bi-platform'];
 
 /**
- * Whether the window shows the panel's whole width: at its left edge and where each form control
- * ends, what is drawn is the webview's frame (not a side bar over it, not nothing).
+ * Whether the window shows the panel's whole width: where each form control starts and ends,
+ * what is drawn is the webview's frame (not a side bar over it, not nothing).
  */
 async function wholeView(page: Page, panel: Frame): Promise<WholeView> {
   const element = await (panel.parentFrame() ?? panel).frameElement();
   const frameBox = await element.boundingBox();
   if (frameBox === null) return { whole: false, covered: ['the frame has no box'] };
-  // Across the frame's middle, whatever the page's scroll: its left edge and where each control ends.
+  // Across the frame's middle, whatever the page's scroll: where each control starts and ends.
+  // (The frame's own edge may sit a few pixels under the side bar: at 600 px the editor area is
+  // narrower than a group's least width, and the panel's padding is what goes under.)
   const y = frameBox.y + frameBox.height / 2;
-  const points: { x: number; y: number; what: string }[] = [{ x: frameBox.x + 2, y, what: 'left edge' }];
+  const points: { x: number; y: number; what: string }[] = [];
   for (const selector of FORM_CONTROLS) {
     const box = await panel.locator(selector).boundingBox();
     if (box === null) return { whole: false, covered: [`${selector} has no box`] };
-    points.push({ x: box.x + box.width - 2, y, what: `${selector}'s right end` });
+    points.push({ x: box.x + 2, y, what: `${selector}'s left end` }, { x: box.x + box.width - 2, y, what: `${selector}'s right end` });
   }
   const covered = (await page.evaluate(({ frame, points }) => points.map(({ x, y, what }) => {
     const hit = document.elementFromPoint(x, y);
