@@ -1,7 +1,7 @@
 import { joinSplit, type SplitPath } from './paths.js';
 import { spellLong } from './shortNames.js';
 import type { SecretPolicy } from './secrets.js';
-import type { Spellings } from './spellings.js';
+import { aliasFamilies, type Spellings } from './spellings.js';
 import type { StageContext } from './stage.js';
 import { decideComparison, type Comparison } from './stages/casePolicy.js';
 import { decode } from './stages/decode.js';
@@ -84,7 +84,10 @@ export function prepareRoot(root: string, options: PrepareOptions): PreparedRoot
   const converted = rootToPath(root, options);
   if (!converted.ok) return { ...converted, ctx };
   const comparison = decideComparison(converted.split, ctx);
-  const requestCtx: StageContext = { ...ctx, role: 'request', root: converted.split, secrets: options.secrets };
+  // The root's other spellings, found once here: on a Mac, reading the /private links for every
+  // request would cost each three lookups.
+  const aliases = aliasFamilies(converted.split, ctx.platform, ctx.spellings, ctx.fs);
+  const requestCtx: StageContext = { ...ctx, role: 'request', root: converted.split, aliases, secrets: options.secrets };
   if (!ctx.fs) {
     return { ...converted, ctx, comparison, real: null, realPath: null, requestCtx, rootReal: undefined, rootPaths: { lexical: converted.split, real: null } };
   }

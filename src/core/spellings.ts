@@ -166,7 +166,7 @@ export function foreignReason(input: string, foreign: ForeignPath, platform: Pla
 }
 
 /** One folder's spellings, each member a prefix that names it, and why they are one folder. */
-interface Family {
+export interface AliasFamily {
   readonly members: readonly SplitPath[];
   readonly why: string;
 }
@@ -186,8 +186,8 @@ function linksIntoPrivate(fs: FileSystemPort | undefined, name: string): boolean
  * The families of spellings that bear on a root: each a list of prefixes naming one folder. The
  * root's own spelling is the one kept; the others are converted to it.
  */
-export function aliasFamilies(root: SplitPath, platform: Platform, spellings: Spellings | undefined, fs: FileSystemPort | undefined): Family[] {
-  const families: Family[] = [];
+export function aliasFamilies(root: SplitPath, platform: Platform, spellings: Spellings | undefined, fs: FileSystemPort | undefined): AliasFamily[] {
+  const families: AliasFamily[] = [];
   const assumed = fs === undefined ? " (simulated: macOS's usual layout assumed)" : '';
   if (platform === 'darwin') {
     for (const name of DARWIN_PRIVATE) {

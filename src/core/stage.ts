@@ -1,6 +1,6 @@
 import type { SplitPath } from './paths.js';
 import type { SecretPolicy } from './secrets.js';
-import type { Spellings } from './spellings.js';
+import type { AliasFamily, Spellings } from './spellings.js';
 import type { FileSystemPort, LinkHop, Platform, Policy, RefusalCode, StageName, StageResult, StageStatus } from './types.js';
 
 /** What a stage hands on: its row of the trace, and either the next stage's input or a refusal. */
@@ -25,6 +25,8 @@ export interface StageContext {
   readonly spellings?: Spellings | undefined;
   /** For a request, the root it is judged against (its lexical spelling). */
   readonly root?: SplitPath | undefined;
+  /** For a request, the other spellings of the root's folder, found once when the root was prepared. */
+  readonly aliases?: readonly AliasFamily[] | undefined;
   /** The workspace's secrets policy; none when absent (the stage is skipped). */
   readonly secrets?: SecretPolicy | undefined;
 }

@@ -20,7 +20,7 @@ function startsWith(path: SplitPath, member: SplitPath, comparison: Comparison, 
 export function alias(normalised: Normalised, ctx: StageContext, root: SplitPath, comparison: Comparison): StageOutcome<Normalised> {
   const rule = "another spelling of the root's folder is converted to the root's own: macOS's /tmp, /var, /etc and /private/..., Finder's iCloud Drive; Windows' \\\\wsl$ and \\\\wsl.localhost, a mapped drive and its share";
   const win32 = ctx.platform === 'win32';
-  for (const { members, why } of aliasFamilies(root, ctx.platform, ctx.spellings, ctx.fs)) {
+  for (const { members, why } of ctx.aliases ?? aliasFamilies(root, ctx.platform, ctx.spellings, ctx.fs)) {
     const rootsOwn = members.find((member) => startsWith(root, member, comparison, win32));
     if (rootsOwn === undefined) continue;
     const other = members.find((member) => member !== rootsOwn && startsWith(normalised.split, member, comparison, win32) && !startsWith(normalised.split, rootsOwn, comparison, win32));
