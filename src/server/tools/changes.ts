@@ -1,6 +1,8 @@
-import type { BigIntStats } from 'node:fs';
 import { quotedIfHidden } from '../../core/index.js';
 import { readFile, readLineWindow, type Base, type LineWindow } from '../fs/index.js';
+
+/** A file's stat as the file layer reads it. */
+type FileStats = ReturnType<typeof readFile>['stats'];
 import { timeOfDay } from '../readMemory.js';
 import { serverRefusal, type ServerCode } from '../refusals/refusal.js';
 import { decodeText } from '../text.js';
@@ -42,7 +44,7 @@ export function notText(scope: Scope, checked: Extract<Checked, { ok: true }>, w
  * is forgotten, as the agent now knows it is not there; bytes that are not text are refused, and
  * not remembered, as the agent saw none of them.
  */
-function readRemembered(scope: Scope, checked: Extract<Checked, { ok: true }>, read: () => { bytes: Buffer; stats: BigIntStats }): { ok: true; text: string } | Refusal {
+function readRemembered(scope: Scope, checked: Extract<Checked, { ok: true }>, read: () => { bytes: Buffer; stats: FileStats }): { ok: true; text: string } | Refusal {
   let got;
   try {
     got = read();
