@@ -28,7 +28,7 @@ export function anchoredDetail(platform: Platform, anchored: boolean): string {
     return 'every file operation goes through descriptors of the checked folders, opened from the workspace root down without following links: a folder swapped for a link after the check cannot redirect it; a change commits only over the file it was computed from, so a save made meanwhile is kept; a workspace moved or unmounted under the server is refused';
   }
   const where = platform === 'linux' ? 'without /proc' : `on ${platform}`;
-  return `not available ${where} (Node has no openat here): each path is checked again immediately before a change, which narrows a race with changes on disk but cannot close it`;
+  return `not available ${where} (Node has no openat here): every folder on the way from the workspace root is proven the one walked to again immediately before a change, and after a file is opened or a folder listed, which narrows a race with changes on disk but cannot close it`;
 }
 
 /**

@@ -251,3 +251,73 @@ for (const mode of MODES) {
     });
   });
 }
+
+describe('a folder several names deep, through a descriptor', { skip: process.platform !== 'linux' && 'descriptors as Linux names them' }, () => {
+  let base: string;
+  let anchor: Anchor;
+  before(() => {
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-deep-')));
+    fs.mkdirSync(path.join(base, 'ws', 'a', 'b', 'c', 'd', 'e'), { recursive: true });
+    fs.mkdirSync(path.join(base, 'ws', 'x', 'c', 'd', 'e'), { recursive: true });
+    fs.mkdirSync(path.join(base, 'outside', 'c', 'd', 'e'), { recursive: true });
+    anchor = Anchor.open(path.join(base, 'ws'), 'linux', 'descriptor');
+  });
+  after(() => {
+    anchor.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  /** What this process holds open, by the kernel's names (the descriptor listing them is gone once read). */
+  const heldOpen = () =>
+    fs.readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        return [fs.readlinkSync(`/proc/self/fd/${fd}`)];
+      } catch {
+        return [];
+      }
+    });
+
+  /** What `run` opens, by the path it gave. */
+  function opensDuring<T>(run: () => T): { result: T; opened: string[] } {
+    const open = fs.openSync;
+    const opened: string[] = [];
+    fs.openSync = ((file: fs.PathLike, ...rest: unknown[]) => {
+      opened.push(String(file));
+      return (open as (...args: unknown[]) => number)(file, ...rest);
+    }) as typeof fs.openSync;
+    try {
+      return { result: run(), opened };
+    } finally {
+      fs.openSync = open;
+    }
+  }
+
+  test('is opened with one open, which the kernel names as the checked path', () => {
+    const { result: folder, opened } = opensDuring(() => anchor.folder(['a', 'b', 'c', 'd', 'e']));
+    try {
+      assert.equal(opened.length, 1, opened.join(', '));
+      assert.equal(folder.path, path.join(base, 'ws', 'a', 'b', 'c', 'd', 'e'));
+      assert.equal(fs.readlinkSync(`/proc/self/fd/${(folder as unknown as { fd: number }).fd}`), folder.path);
+    } finally {
+      folder.close();
+    }
+  });
+
+  for (const [where, target] of [
+    ['elsewhere inside', '../x'],
+    ['outside', '../../outside'],
+  ] as const) {
+    test(`a link on its way, to a folder ${where}: the walk name by name decides, and refuses it as changed`, () => {
+      fs.renameSync(path.join(base, 'ws', 'a', 'b'), path.join(base, 'ws', 'a', 'b-real'));
+      fs.symlinkSync(target, path.join(base, 'ws', 'a', 'b'));
+      try {
+        const { opened } = opensDuring(() => assert.throws(() => anchor.folder(['a', 'b', 'c', 'd', 'e']), (error: NodeJS.ErrnoException) => error.code === 'ECHANGED' && /a link is there now/.test(error.message)));
+        assert.ok(opened.length > 1, `walked after the one open: ${opened.join(', ')}`);
+        assert.deepEqual(heldOpen().filter((held) => held.startsWith(path.join(base, 'outside'))), [], 'nothing outside is held open');
+      } finally {
+        fs.unlinkSync(path.join(base, 'ws', 'a', 'b'));
+        fs.renameSync(path.join(base, 'ws', 'a', 'b-real'), path.join(base, 'ws', 'a', 'b'));
+      }
+    });
+  }
+});

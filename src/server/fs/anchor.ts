@@ -1,4 +1,5 @@
 import fs, { type BigIntStats } from 'node:fs';
+import nodePath from 'node:path';
 import { descriptorPathsWork } from '../../host/protection.js';
 import { splitAbsolute, type Platform, type SplitPath } from '../../core/index.js';
 import { DescriptorFolder } from './descriptorFolder.js';
@@ -63,7 +64,7 @@ export class Anchor {
     }
     const stats = attempt(rootPath, () => fs.lstatSync(rootPath, { bigint: true }));
     if (!stats.isDirectory()) throw fsError('ENOTDIR', `${rootPath} is not a folder`);
-    return new Anchor(rootPath, platform, mode, split, new PathFolder(rootPath), stats);
+    return new Anchor(rootPath, platform, mode, split, new PathFolder(rootPath, [{ path: rootPath, stats }]), stats);
   }
 
   /**
@@ -117,6 +118,11 @@ export class Anchor {
 
   /** Opens the folder at `names` below the root, each through its parent without following a link. The caller closes it. */
   folder(names: readonly string[]): Folder {
+    // Through a descriptor, a folder deeper than one name is opened at once when its kernel name proves the walk (DescriptorFolder.openBelow).
+    if (names.length > 1 && this.root instanceof DescriptorFolder) {
+      const direct = this.root.openBelow(names, nodePath.join(this.rootPath, ...names));
+      if (direct !== undefined) return direct;
+    }
     let current = this.root;
     try {
       for (const name of names) {

@@ -54,6 +54,31 @@ export class DescriptorFolder extends EntryCalls implements Folder {
   }
 
   /**
+   * The folder several names below this one in one open, or undefined where the walk name by
+   * name must decide. The open follows a link on the way, so the kernel's own name for what it
+   * opened must then be `display`, the checked path: a folder reached through a link, moved or
+   * deleted has another. Opening a folder changes nothing, and the walk says what changed.
+   */
+  openBelow(names: readonly string[], display: string): DescriptorFolder | undefined {
+    for (const name of names) checkName(name);
+    let fd: number;
+    try {
+      fd = fs.openSync(`/proc/self/fd/${this.fd}/${names.join('/')}`, FOLDER_FLAGS);
+    } catch {
+      return undefined;
+    }
+    let opened: string | undefined;
+    try {
+      opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      // the walk decides
+    }
+    if (opened === display) return new DescriptorFolder(display, fd, true);
+    fs.closeSync(fd);
+    return undefined;
+  }
+
+  /**
    * The entry is first taken with O_PATH, which opens nothing (a FIFO's blocked writer is not
    * released, a device's open has no effect), its type read from that descriptor, and only a
    * regular file is then opened, through /proc/self/fd/N, which reaches that same inode whatever

@@ -65,13 +65,20 @@ export function regularFileOnly(stats: { isDirectory(): boolean; isFile(): boole
 
 /**
  * The calls on one entry, the same in both implementations but for how an entry is named:
- * `child` gives the name through the folder's descriptor, or through its checked path.
+ * `child` gives the name through the folder's descriptor, or through its checked path; and what
+ * is proven before a change: nothing more through a descriptor, the folder's own walk from the
+ * root again through a path (`proveWalk`).
  */
 export abstract class EntryCalls {
   abstract readonly path: string;
 
   /** `name` as the system calls are given it; checked to be one entry first. */
   protected abstract child(name: string): string;
+
+  /** Throws when this folder is no longer the one walked to. */
+  protected proveWalk(): void {
+    // a descriptor is the folder walked to, whatever its path has become
+  }
 
   pathOf(name: string): string {
     return nodePath.join(this.path, name);
@@ -86,27 +93,37 @@ export abstract class EntryCalls {
   }
 
   createExclusive(name: string, mode: number): number {
+    this.proveWalk();
     return attempt(this.pathOf(name), () => fs.openSync(this.child(name), CREATE_FLAGS, mode));
   }
 
   /** Both folders are of one implementation: an anchor makes only one kind. */
   rename(name: string, to: Folder, toName: string): void {
-    attempt(this.pathOf(name), () => fs.renameSync(this.child(name), (to as unknown as EntryCalls).child(toName)));
+    const other = to as unknown as EntryCalls;
+    this.proveWalk();
+    other.proveWalk();
+    attempt(this.pathOf(name), () => fs.renameSync(this.child(name), other.child(toName)));
   }
 
   link(name: string, to: Folder, toName: string): void {
-    attempt(to.pathOf(toName), () => fs.linkSync(this.child(name), (to as unknown as EntryCalls).child(toName)));
+    const other = to as unknown as EntryCalls;
+    this.proveWalk();
+    other.proveWalk();
+    attempt(to.pathOf(toName), () => fs.linkSync(this.child(name), other.child(toName)));
   }
 
   unlink(name: string): void {
+    this.proveWalk();
     attempt(this.pathOf(name), () => fs.unlinkSync(this.child(name)));
   }
 
   mkdir(name: string): void {
+    this.proveWalk();
     attempt(this.pathOf(name), () => fs.mkdirSync(this.child(name)));
   }
 
   rmdir(name: string): void {
+    this.proveWalk();
     attempt(this.pathOf(name), () => fs.rmdirSync(this.child(name)));
   }
 }

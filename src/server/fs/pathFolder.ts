@@ -6,17 +6,41 @@ import { checkName, EntryCalls, O_NOFOLLOW, O_NONBLOCK, regularFileOnly, type Fo
 // O_NONBLOCK: a FIFO swapped in between the lstat and the open cannot block it; the fstat then refuses it.
 const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
 
+/** A folder as it was when a walk passed through it. */
+interface WalkedFolder {
+  readonly path: string;
+  readonly stats: BigIntStats;
+}
+
 /**
  * A folder named by its checked path, where Node cannot anchor (macOS, Windows, a Linux without
  * /proc): each folder is lstat-checked on the way down and each file's identity checked after
- * opening. That narrows the window between check and use but cannot close it; the tools check
- * again before a change, and the sandbox layer covers the rest.
+ * opening; before every change, and after a file is opened or a folder listed, the folder's walk
+ * from the root is proven again (each folder on it still the one walked to, none a link). That
+ * narrows the window between check and use but cannot close it; the sandbox layer covers the rest.
  */
 export class PathFolder extends EntryCalls implements Folder {
   readonly anchored = false;
 
-  constructor(readonly path: string) {
+  /**
+   * @param walk each folder from the root down to this one, as lstat saw it when walked to: the
+   *   root's identity as its anchor opened it, then one per name.
+   */
+  constructor(
+    readonly path: string,
+    private readonly walk: readonly WalkedFolder[],
+  ) {
     super();
+  }
+
+  /** A folder on the walk moved, deleted, or swapped for a link or another folder since: what is done here would land out of sight. */
+  protected override proveWalk(): void {
+    for (const { path, stats } of this.walk) {
+      const now = attempt(path, () => fs.lstatSync(path, { bigint: true, throwIfNoEntry: false }));
+      if (now === undefined) throw new ChangedError(path, 'it was moved or deleted since it was walked to');
+      if (now.isSymbolicLink()) throw new ChangedError(path, 'a link is there now');
+      if (!sameInode(now, stats)) throw new ChangedError(path, 'another folder is there now');
+    }
   }
 
   protected child(name: string): string {
@@ -29,11 +53,15 @@ export class PathFolder extends EntryCalls implements Folder {
   }
 
   list(): Dirent[] {
-    return attempt(this.path, () => fs.readdirSync(this.path, { withFileTypes: true })).sort((a, b) => compareNames(a.name, b.name));
+    const entries = attempt(this.path, () => fs.readdirSync(this.path, { withFileTypes: true }));
+    this.proveWalk();
+    return entries.sort((a, b) => compareNames(a.name, b.name));
   }
 
   names(): string[] {
-    return attempt(this.path, () => fs.readdirSync(this.path)).sort(compareNames);
+    const names = attempt(this.path, () => fs.readdirSync(this.path));
+    this.proveWalk();
+    return names.sort(compareNames);
   }
 
   openFolder(name: string): Folder {
@@ -42,7 +70,7 @@ export class PathFolder extends EntryCalls implements Folder {
     if (stats === undefined) throw fsError('ENOENT', `${display} does not exist`);
     if (stats.isSymbolicLink()) throw new ChangedError(display, 'a link is there now');
     if (!stats.isDirectory()) throw fsError('ENOTDIR', `${display} is not a folder`);
-    return new PathFolder(display);
+    return new PathFolder(display, [...this.walk, { path: display, stats }]);
   }
 
   /** lstat first, so a FIFO or device is described and never opened; then the opened inode must be the one lstat saw. */
@@ -63,6 +91,7 @@ export class PathFolder extends EntryCalls implements Folder {
       const stats = fs.fstatSync(fd, { bigint: true });
       regularFileOnly(stats, display);
       if (!sameInode(stats, before)) throw new ChangedError(display, 'another file is there now');
+      this.proveWalk();
       return { fd, stats };
     } catch (error) {
       fs.closeSync(fd);

@@ -20,20 +20,16 @@ export function contentBase(stats: BigIntStats, bytes: Buffer): Base {
   };
 }
 
-export type WriteResult<R> =
+export type WriteResult =
   | { readonly kind: 'written'; readonly created: boolean; readonly stats: BigIntStats }
-  | { readonly kind: 'refused'; readonly refusal: R }
   /** The file at the name is not the one the change was computed from: nothing of the change is left. */
   | { readonly kind: 'changed'; readonly why: string };
 
-export interface WriteOptions<R> {
+export interface WriteOptions {
   /** What the change was computed from; by default what is at the name when the write starts. */
   readonly base?: Base;
-  /**
-   * Runs with the new content written and not yet in place, immediately before the commit: a
-   * second check can stop the write there. A refusal, or a throw, abandons it and leaves nothing.
-   */
-  readonly beforeCommit?: () => R | undefined;
+  /** Runs with the new content written and not yet in place, immediately before the commit: a throw abandons the write and leaves nothing. */
+  readonly beforeCommit?: () => void;
 }
 
 /**
@@ -66,7 +62,7 @@ export async function baseOf(target: CheckedPath): Promise<Base> {
  * is removed. The data is not flushed before the commit: that keeps a failed or killed write from
  * leaving half a file, not a power cut just after one (see the README).
  */
-export async function writeFile<R>(target: CheckedPath, data: string | Uint8Array, options: WriteOptions<R> = {}): Promise<WriteResult<R>> {
+export async function writeFile(target: CheckedPath, data: string | Uint8Array, options: WriteOptions = {}): Promise<WriteResult> {
   const { folder, name, release } = parentOf(target);
   try {
     // First: a file a killed writer had taken aside goes back before anything is compared with it.
@@ -74,7 +70,7 @@ export async function writeFile<R>(target: CheckedPath, data: string | Uint8Arra
     const existing = folder.lstat(name);
     if (existing?.isDirectory()) throw fsError('EISDIR', `${target.path} is a folder; write_file writes files`);
     const base: Base = options.base ?? (existing === undefined ? { kind: 'absent' } : { kind: 'present', stats: existing });
-    return await withTemporary(folder, name, 'tmp', async (temporary): Promise<WriteResult<R>> => {
+    return await withTemporary(folder, name, 'tmp', async (temporary): Promise<WriteResult> => {
       try {
         const fd = folder.createExclusive(temporary, existing?.isFile() ? 0o600 : 0o666);
         try {
@@ -84,8 +80,7 @@ export async function writeFile<R>(target: CheckedPath, data: string | Uint8Arra
         } finally {
           fs.closeSync(fd);
         }
-        const refusal = options.beforeCommit?.();
-        if (refusal !== undefined) return { kind: 'refused', refusal };
+        options.beforeCommit?.();
         const committed = commitReplacing(folder, name, temporary, base);
         if (!committed.done) return { kind: 'changed', why: committed.why };
         if (committed.replaced !== undefined) keepLateSave(target, committed.replaced, committed.stats);

@@ -29,8 +29,6 @@ export const createDirectory = defineTool({
     if (kind === 'file' || kind === 'other') {
       throw Object.assign(new Error(`${checked.path} already exists and is not a folder`), { code: 'EEXIST' });
     }
-    const refusal = scope.recheck(checked);
-    if (refusal) return refused(refusal);
     // Each missing name is made through its anchored parent; a folder that appeared meanwhile is
     // opened instead (still idempotent), and a link that appeared stops the call.
     await scope.call.commitPoint();

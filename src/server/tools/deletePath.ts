@@ -24,8 +24,6 @@ export const deletePath = defineTool({
     const kind = checked.trace.kind;
     if (kind === 'missing' || kind === null) throw notThere(checked.path);
     if (scope.isWorkspaceRoot(checked.path)) throw new Error('delete_path never deletes the workspace folder itself');
-    const refusal = scope.recheck(checked);
-    if (refusal) return refused(refusal);
     // A folder's contents are removed through descriptors of each folder; links inside are removed as links.
     await scope.call.commitPoint();
     remove(checked.target, kind, recursive === true);

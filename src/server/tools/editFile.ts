@@ -212,11 +212,7 @@ export const editFile = defineTool({
       }
       // From here to the commit nothing waits, so a cancel not heard now comes after the change.
       if (round === 0) await scope.call.commitPoint();
-      const written = await writeFile(checked.target, updated, {
-        base: contentBase(stats, bytes),
-        beforeCommit: () => scope.recheck(checked, { followFinal: false }),
-      });
-      if (written.kind === 'refused') return refused(written.refusal);
+      const written = await writeFile(checked.target, updated, { base: contentBase(stats, bytes) });
       if (written.kind === 'written') {
         scope.state.reads.remember(checked.path, written.stats);
         return ok({ ...described, applied: true }, `Edited ${name}.${again}\n${shown}`);

@@ -8,7 +8,7 @@ import type { Grant } from '../grants.js';
 import { refusalFromTrace, serverRefusal, type RefusalListener, type ServerRefusal } from '../refusals/refusal.js';
 import type { RefusalLog } from '../refusals/refusalLog.js';
 import type { SandboxState } from '../../host/protection.js';
-import { ChangedError, currentAnchor, errnoOf, fsError, HeldFolders, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
+import { currentAnchor, errnoOf, fsError, HeldFolders, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
 import type { ReadMemory } from '../readMemory.js';
 import type { ListingMemory } from '../listingMemory.js';
 import type { AppView } from './appViews.js';
@@ -61,12 +61,6 @@ export interface Scope {
   check(input: string, options?: CheckOptions): Checked;
   /** Judges `input` exactly as `tool`'s own check would, without logging: what explain_path answers. */
   judge(input: string, tool: ToolName): Judged;
-  /**
-   * Checks again, immediately before a mutation, where the I/O is not anchored (macOS, Windows);
-   * a refusal, or undefined when the checked path still stands. Anchored I/O needs none: its walk
-   * from the root is itself the proof.
-   */
-  recheck(checked: Extract<Checked, { ok: true }>, options?: CheckOptions): Extract<Checked, { ok: false }> | undefined;
   /** Records a refusal that did not come from `check`. */
   record(refusal: ServerRefusal, input: string): void;
   /**
@@ -262,15 +256,6 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, reco
     call,
     check,
     judge: (input, as) => judgeAs(input, as, OPERATIONS[as]),
-    recheck(checked, options) {
-      if (anchor.mode === 'descriptor') return undefined;
-      // The checked real path itself must still trace to itself: a link put in its way since the
-      // first check either leads outside (refused) or elsewhere inside (changed: nothing is done).
-      const again = check(checked.path, options);
-      if (!again.ok) return again;
-      if (again.path !== checked.path) throw new ChangedError(checked.path, `it now resolves to ${again.path}`);
-      return undefined;
-    },
     record,
     notFound(error) {
       const path = (error as { path?: unknown } | null)?.path;

@@ -29,11 +29,7 @@ export const writeFile = defineTool({
     if (since) return refused(since);
     // From here to the commit nothing waits, so a cancel not heard now comes after the change.
     await scope.call.commitPoint();
-    const written = await writeAnchored(checked.target, content, {
-      base,
-      beforeCommit: () => scope.recheck(checked),
-    });
-    if (written.kind === 'refused') return refused(written.refusal);
+    const written = await writeAnchored(checked.target, content, { base });
     if (written.kind === 'changed') return refused(fileChanged(scope, checked, written.why));
     scope.state.reads.remember(checked.path, written.stats);
     const bytes = Buffer.byteLength(content);
