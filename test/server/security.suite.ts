@@ -46,7 +46,6 @@ const DOUBLE_ENCODED = '{W}/%252e%252e/private.md';
 
 table({
   name: 'seed 001: one workspace "notes" granted; hostile deletes beside and above it',
-  clients: ['v2', 'v1'],
   grants: [{ name: 'W', dir: 'notes' }],
   tree: { 'notes/todo.md': 'inside', 'notes-evil/secret.md': 'sibling secret', 'private.md': 'parent private' },
   rows: [
@@ -125,7 +124,6 @@ const UNGRANTED: readonly (readonly [what: string, workspaceUri: string, path: s
 
 table({
   name: 'authorization: a workspaceUri that was not granted',
-  clients: ['v2', 'v1'],
   grants: [{ name: 'W', dir: 'notes' }],
   placeholders: (base) => ({ secretFromRoot: path.relative('/', path.join(base, 'notes-evil/secret.md')) }),
   tree: { 'notes/todo.md': 'inside', 'notes/sub/deep.md': 'deep', 'notes-evil/secret.md': 'sibling secret', 'other/file.md': 'other' },

@@ -1,5 +1,7 @@
 // Tables of tool calls that read as specifications: each row is {tree, tool, args, want}, run as a
-// test of its own against one in-process session per table (and client kind), over a fresh folder.
+// test of its own against one in-process session per table and client kind, over a fresh folder:
+// every table crosses both doors of the server, the SDK's (a 2026-07-28 client) and the direct one
+// a 2025-11-25 client's plain calls take (VS Code's).
 //
 // Strings in args, trees, wants and disk expectations may name placeholders, replaced before the
 // row runs, so rows (and test names) never hold a temporary path:
@@ -320,8 +322,6 @@ export interface Table {
   readonly workspace?: string;
   /** Placeholders of the table's own, from its folder. */
   readonly placeholders?: (base: string) => Readonly<Record<string, string>>;
-  /** A describe of its own for each, with its own folder and session; v2 only by default. */
-  readonly clients?: readonly ClientKind[];
   readonly rows: readonly Row[];
 }
 
@@ -375,8 +375,7 @@ function callName(row: Call): string {
 
 /** Registers a describe per client kind, a test per row. */
 export function table(spec: Table): void {
-  for (const kind of spec.clients ?? ['v2']) {
-    const version = CLIENT_KINDS.find((client) => client.kind === kind)!.version;
+  for (const { kind, version } of CLIENT_KINDS) {
     describe(`${spec.name} (${kind} client, ${version})`, () => {
       let base: string;
       let session: Session;

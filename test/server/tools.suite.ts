@@ -364,7 +364,6 @@ const rows: readonly Row[] = [
 
 table({
   name: 'tools, happy paths',
-  clients: ['v2', 'v1'],
   grants: [{ name: 'W', dir: 'ws' }],
   tree: TREE,
   rows,
