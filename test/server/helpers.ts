@@ -1,13 +1,13 @@
-// Shared harness for the MCP server's end-to-end tests. Every test spawns the built bundle
-// (`node esbuild.mjs` writes dist/server.js) with process.execPath over stdio and talks to it with
-// a real SDK client:
+// Shared harness for the MCP server's end-to-end tests. A server is started as a process one way
+// (rawServer.ts: serverCommand, spawnServer: this runtime, the built bundle, its arguments), or
+// served in this process through the same session factory, line transport and doors
+// (inProcess.ts); `connect` speaks to either with a real SDK client:
 //   v2: `Client` from @modelcontextprotocol/client in versionNegotiation auto mode -> 2026-07-28
 //   v1: `Client` from @modelcontextprotocol/sdk                                   -> 2025-11-25
 // A wire tap (patching the transport INSTANCE, never subclassing it: v2 auto mode only probes
 // out of process when the transport's prototype is exactly StdioClientTransport.prototype) records
 // every JSON-RPC message sent and received, and every message the transport could not parse.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,9 +16,10 @@ import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REFUSAL_META_KEY } from '../../src/shared/runOnServer.js';
 import { expireAfter, patience } from '../patience.js';
+import { serverCommand, spawnServer } from './rawServer.js';
 
 export const repoRoot = path.resolve(__dirname, '../..');
-export const serverPath = path.join(repoRoot, 'dist', 'server.js');
+export { serverBundle as serverPath } from './rawServer.js';
 
 export type ClientKind = 'v2' | 'v1';
 export const CLIENT_KINDS: readonly { readonly kind: ClientKind; readonly version: string }[] = [
@@ -274,8 +275,8 @@ export interface Session {
   close(): Promise<void>;
 }
 
-function serverArgs(options: SessionOptions): string[] {
-  return [serverPath, ...options.args, ...(options.sandbox === 'default' ? [] : ['--sandbox', 'off'])];
+function serverProcess(options: SessionOptions): { command: string; args: string[]; cwd?: string } {
+  return { ...serverCommand(options.args, { sandbox: options.sandbox === 'default' ? 'as given' : 'off' }), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) };
 }
 
 function collect(stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null): () => string {
@@ -316,7 +317,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
     if (roots !== undefined) client.setRequestHandler('roots/list', answerRoots);
     const elicit = options.elicit;
     if (elicit !== undefined) client.setRequestHandler('elicitation/create', async (request) => elicit(request.params as never));
-    const transport = link?.transport ?? new StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
+    const transport = link?.transport ?? new StdioClientTransport({ ...serverProcess(options), stderr: 'pipe' });
     const stderr = link?.stderr ?? collect((transport as StdioClientTransport).stderr);
     const wire = tapTransport(transport, options.recordWire !== false);
     const logs: LogSeen[] = [];
@@ -361,7 +362,7 @@ export async function connect(kind: ClientKind, options: SessionOptions): Promis
   client.setRequestHandler(ListRootsRequestSchema, answerRoots);
   const elicitV1 = options.elicit;
   if (elicitV1 !== undefined) client.setRequestHandler(ElicitRequestSchema, async (request) => elicitV1(request.params as never));
-  const transport = link?.transport ?? new V1StdioClientTransport({ command: process.execPath, args: serverArgs(options), stderr: 'pipe', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
+  const transport = link?.transport ?? new V1StdioClientTransport({ ...serverProcess(options), stderr: 'pipe' });
   const stderr = link?.stderr ?? collect((transport as V1StdioClientTransport).stderr);
   const wire = tapTransport(transport, options.recordWire !== false);
   // The v1 client has no getNegotiatedProtocolVersion(): it hands the version to the transport.
@@ -525,7 +526,7 @@ export interface Exited {
 /** Runs the server with stdin closed right away, and collects everything until it exits. */
 export function runServerToExit(args: readonly string[], quietMs = 30_000): Promise<Exited> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnServer(args, { sandbox: 'as given' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -550,7 +551,7 @@ export function runServerToExit(args: readonly string[], quietMs = 30_000): Prom
  */
 export function rawSession(args: readonly string[], messages: readonly Record<string, unknown>[], quietMs = 30_000): Promise<{ lines: string[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnServer(args, { sandbox: 'as given' });
     let stdout = '';
     let stderr = '';
     const answered = new Set<unknown>();

@@ -7,7 +7,37 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expireAfter, patience } from '../patience.js';
 
+/** The built server: what the extension starts, and what `npx boundary-inspector serve` runs. */
 export const serverBundle = path.resolve(__dirname, '../../dist/server.js');
+
+export interface ServerProcessOptions {
+  readonly bundle?: string;
+  /** `--sandbox off` is added by default; `auto` asks for the sandbox; `as given` adds nothing to the arguments. */
+  readonly sandbox?: 'off' | 'auto' | 'as given';
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  /** Descriptors the server may open (ulimit -n), to show what a walk holds open. */
+  readonly maxDescriptors?: number;
+  /** A descriptor the server inherits, at the given number: what a launcher might leave open. */
+  readonly inherit?: { readonly fd: number; readonly at: number };
+}
+
+/** The server's process as every test starts it: this runtime, the bundle, the arguments. An SDK client's transport takes this and spawns it itself. */
+export function serverCommand(args: readonly string[], options: Pick<ServerProcessOptions, 'bundle' | 'sandbox'> = {}): { command: string; args: string[] } {
+  const sandbox = options.sandbox ?? 'off';
+  return { command: process.execPath, args: [options.bundle ?? serverBundle, ...args, ...(sandbox === 'as given' ? [] : ['--sandbox', sandbox])] };
+}
+
+/** Starts the server as a process, its three standard streams piped. */
+export function spawnServer(args: readonly string[], options: ServerProcessOptions = {}): ChildProcessWithoutNullStreams {
+  const { command, args: argv } = serverCommand(args, options);
+  const inherited = options.inherit === undefined ? [] : [...Array<'ignore'>(options.inherit.at - 3).fill('ignore'), options.inherit.fd];
+  const spawnOptions = { stdio: ['pipe', 'pipe', 'pipe', ...inherited] as ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env, ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) };
+  // exec keeps the server's own pid, so /proc/<pid> is the server's.
+  return options.maxDescriptors === undefined
+    ? spawn(command, argv, spawnOptions)
+    : spawn('/bin/sh', ['-c', `ulimit -n ${options.maxDescriptors} && exec "$0" "$@"`, command, ...argv], spawnOptions);
+}
 
 export interface RawMessage {
   readonly jsonrpc?: unknown;
@@ -24,15 +54,9 @@ export interface Memory {
   readonly rssMiB: number;
 }
 
-export interface RawServerOptions {
-  /** Descriptors the server may open (ulimit -n), to show what a walk holds open. */
-  readonly maxDescriptors?: number;
-  readonly bundle?: string;
+export interface RawServerOptions extends Omit<ServerProcessOptions, 'sandbox'> {
   /** Run it in its sandbox (--sandbox auto) instead of without. */
   readonly sandboxed?: boolean;
-  readonly env?: NodeJS.ProcessEnv;
-  /** A descriptor the server inherits, at the given number: what a launcher might leave open. */
-  readonly inherit?: { readonly fd: number; readonly at: number };
 }
 
 function keyOf(id: string | number): string {
@@ -52,15 +76,7 @@ export class RawServer {
   private exitedNow = false;
 
   private constructor(args: readonly string[], options: RawServerOptions) {
-    const bundle = options.bundle ?? serverBundle;
-    const argv = [bundle, ...args, '--sandbox', options.sandboxed === true ? 'auto' : 'off'];
-    const inherited = options.inherit === undefined ? [] : [...Array<'ignore'>(options.inherit.at - 3).fill('ignore'), options.inherit.fd];
-    const spawnOptions = { stdio: ['pipe', 'pipe', 'pipe', ...inherited] as ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env };
-    // exec keeps the server's own pid, so /proc/<pid> is the server's.
-    this.child =
-      options.maxDescriptors === undefined
-        ? spawn(process.execPath, argv, spawnOptions)
-        : spawn('/bin/sh', ['-c', `ulimit -n ${options.maxDescriptors} && exec "$0" "$@"`, process.execPath, ...argv], spawnOptions);
+    this.child = spawnServer(args, { ...options, sandbox: options.sandboxed === true ? 'auto' : 'off' });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => {
       if (this.stderrText.length < 1_000_000) this.stderrText += chunk.toString();

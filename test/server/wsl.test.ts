@@ -11,7 +11,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findOnPath } from '../../src/host/node.js';
 import { patience } from '../patience.js';
-import { expectContent, expectRefusal, makeTempDir, readLog, removeDir, serverPath, type ToolResult } from './helpers.js';
+import { expectContent, expectRefusal, makeTempDir, readLog, removeDir, type ToolResult } from './helpers.js';
+import { serverCommand } from './rawServer.js';
 
 const PROJECT = '/mnt/c/Users/me/proj';
 const WORKSPACE = `file://${PROJECT}`;
@@ -44,12 +45,10 @@ describe('the server inside WSL (simulated)', { skip }, () => {
       const { Client } = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
       const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
       const log = path.join(base, `refusals-${sandbox}.jsonl`);
+      const server = serverCommand(['--workspace', WORKSPACE, '--refusal-log', log], { sandbox: sandbox === 'off' ? 'off' : 'as given' });
       const transport = new StdioClientTransport({
         command: findOnPath('bwrap', process.env)!,
-        args: [
-          '--dev-bind', '/', '/', '--tmpfs', '/mnt', '--bind', path.join(base, 'proj'), PROJECT, '--',
-          process.execPath, serverPath, '--workspace', WORKSPACE, '--refusal-log', log, ...(sandbox === 'off' ? ['--sandbox', 'off'] : []),
-        ],
+        args: ['--dev-bind', '/', '/', '--tmpfs', '/mnt', '--bind', path.join(base, 'proj'), PROJECT, '--', server.command, ...server.args],
         env: { ...(process.env as Record<string, string>), WSL_DISTRO_NAME: 'Ubuntu', WSL_INTEROP: interop },
         stderr: 'pipe',
       });
@@ -86,9 +85,10 @@ describe('the server inside WSL (simulated)', { skip }, () => {
   test('without the interop, WSL_DISTRO_NAME alone is not WSL: no /mnt spelling is offered', async () => {
     const { Client } = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
     const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
+    const server = serverCommand(['--workspace', WORKSPACE]);
     const transport = new StdioClientTransport({
       command: findOnPath('bwrap', process.env)!,
-      args: ['--dev-bind', '/', '/', '--tmpfs', '/mnt', '--bind', path.join(base, 'proj'), PROJECT, '--', process.execPath, serverPath, '--workspace', WORKSPACE, '--sandbox', 'off'],
+      args: ['--dev-bind', '/', '/', '--tmpfs', '/mnt', '--bind', path.join(base, 'proj'), PROJECT, '--', server.command, ...server.args],
       env: { ...(process.env as Record<string, string>), WSL_DISTRO_NAME: 'Ubuntu', WSL_INTEROP: path.join(base, 'no-such-socket') },
       stderr: 'pipe',
     });
