@@ -12,7 +12,7 @@ import { realpath } from './stages/realpath.js';
 import { refusals } from './stages/refusals.js';
 import { secrets } from './stages/secrets.js';
 import type { SecretAccess } from './secrets.js';
-import type { EntryKind, LinkHop, NearMiss, RefusalCode, SecretMatch, StageName, StageResult, Trace, Verdict } from './types.js';
+import type { EntryKind, LinkHop, LinklessLookup, NearMiss, RefusalCode, SecretMatch, StageName, StageResult, Trace, Verdict } from './types.js';
 import { quoted, visible } from './visible.js';
 
 export interface TraceOptions extends PrepareOptions {
@@ -20,6 +20,8 @@ export interface TraceOptions extends PrepareOptions {
   readonly followFinal?: boolean;
   /** What is done with the path, for the secrets policy: `read` (default) or `change`. */
   readonly access?: SecretAccess;
+  /** Tried by the realpath stage first, for a path below the root (LinklessLookup). */
+  readonly lookup?: LinklessLookup;
 }
 
 /** The verdict for a refusal code: a path shown to lie outside, or a request refused on its form. */
@@ -104,7 +106,7 @@ export function traceAgainst(root: PreparedRoot, input: string, options: Omit<Tr
   stages.push(compared.result);
   if (!compared.ok) return refuse(compared, 'case');
   // On a Windows host, 8.3 short names are compared by their long names (shortNames.ts).
-  const realised = withLongNames(compared.value, ctx, root.rootReal, (named) => realpath(named, ctx, root.rootReal, options.followFinal ?? true));
+  const realised = withLongNames(compared.value, ctx, root.rootReal, (named) => realpath(named, ctx, root.rootReal, options.followFinal ?? true, options.lookup));
   stages.push(realised.result);
   if (!realised.ok) return refuse(realised, 'realpath');
   const contained = containment(realised.value, ctx, root.rootPaths);

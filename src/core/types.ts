@@ -86,6 +86,14 @@ export interface LinkHop {
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other' | 'missing';
 
+/**
+ * A lookup below the root that proves, as it looks, that no folder on the way to `path` is a
+ * link (the server's anchor, which opens that folder once for the call and acts through it
+ * after): what is at `path`, a link there not followed, or `missing` when its folder is there and
+ * the name is not; undefined wherever the realpath stage must resolve the names itself.
+ */
+export type LinklessLookup = (path: string) => EntryKind | undefined;
+
 /** Why an existing entry is offered as what the input probably meant (nearMisses.ts). */
 export type NearMissWhy = 'case' | 'unicode' | 'percent-encoding' | 'trailing-dot-space' | 'root-name' | 'root-relative' | 'separator' | 'workspace' | 'other-system';
 export const NEAR_MISS_WHYS: readonly NearMissWhy[] = ['case', 'unicode', 'percent-encoding', 'trailing-dot-space', 'root-name', 'root-relative', 'separator', 'workspace', 'other-system'];

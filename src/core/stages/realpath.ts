@@ -1,7 +1,7 @@
 import { isInside } from '../containment.js';
 import { joinNames, joinSplit, splitAbsolute, type SplitPath } from '../paths.js';
 import { passed, refused, skipped, type StageContext, type StageOutcome } from '../stage.js';
-import type { EntryKind, FileSystemPort, LinkHop, Platform, RefusalCode } from '../types.js';
+import type { EntryKind, FileSystemPort, LinkHop, LinklessLookup, Platform, RefusalCode } from '../types.js';
 import { classifyPath } from './parse.js';
 import { quoted, visible } from '../visible.js';
 import type { Compared, Comparison } from './casePolicy.js';
@@ -214,6 +214,14 @@ export function resolveWithoutLinks(fs: FileSystemPort, split: SplitPath, platfo
 
 const NO_LINKS: readonly LinkHop[] = Object.freeze([]);
 
+/** What a linkless lookup found (resolveWithoutLinks' answer, from one look); undefined where the names must be resolved. */
+function resolvedByLookup(lookup: LinklessLookup, split: SplitPath, platform: Platform, followFinal: boolean): Resolved | undefined {
+  const kind = lookup(joinSplit(split, platform));
+  if (kind === undefined || (kind === 'symlink' && followFinal)) return undefined;
+  if (kind !== 'missing') return { real: split, kind, links: NO_LINKS };
+  return { real: split, kind, links: NO_LINKS, existingAncestor: joinNames(split.prefix, split.names.slice(0, -1), platform) };
+}
+
 function lexicalLanding(prefix: string, names: readonly string[], rest: readonly Pending[]): SplitPath {
   const landed = [...names];
   for (const { name } of rest) {
@@ -283,6 +291,7 @@ export function realpath(
   ctx: StageContext,
   root: RootReal | undefined,
   followFinal: boolean,
+  lookup?: LinklessLookup,
 ): StageOutcome<Realised> {
   const input = compared.path;
   const policyRule =
@@ -306,7 +315,7 @@ export function realpath(
       realised(compared, null, null, []),
     );
   }
-  const quick = resolveWithoutLinks(ctx.fs, compared.split, ctx.platform, followFinal);
+  const quick = (lookup && resolvedByLookup(lookup, compared.split, ctx.platform, followFinal)) ?? resolveWithoutLinks(ctx.fs, compared.split, ctx.platform, followFinal);
   if (quick) return passed('realpath', { input, output: input, rule: policyRule, notes: realNotes(quick, followFinal) }, realised(compared, quick.real, quick.kind, quick.links));
   const chain = chainRules(root.real, comparison);
   const belowRoot = chain.belowRoot;

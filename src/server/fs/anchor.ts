@@ -1,9 +1,9 @@
 import fs, { type BigIntStats } from 'node:fs';
 import nodePath from 'node:path';
 import { descriptorPathsWork } from '../../host/protection.js';
-import { splitAbsolute, type Platform, type SplitPath } from '../../core/index.js';
+import { splitAbsolute, type EntryKind, type Platform, type SplitPath } from '../../core/index.js';
 import { DescriptorFolder } from './descriptorFolder.js';
-import { attempt, ChangedError, fsError } from './errors.js';
+import { attempt, ChangedError, entryTypeOf, fsError } from './errors.js';
 import { checkName, FOLDER_FLAGS, type Folder } from './folder.js';
 import { PathFolder } from './pathFolder.js';
 
@@ -114,6 +114,28 @@ export class Anchor {
   /** A real path the core found inside, as a CheckedPath of this root; its folders are opened once for the call that `held` belongs to. */
   checked(target: string, held?: HeldFolders): CheckedPath {
     return { anchor: this, path: target, names: this.namesOf(target), held } as unknown as CheckedPath;
+  }
+
+  /**
+   * What is at a path below the root, looked up through the folder holding it, which is opened
+   * for the call (`held`) as its operations will use it: the containment stage's lookup
+   * (LinklessLookup), so that one walk both resolves the path and opens its folder. Only through
+   * a descriptor, whose walk proves each name is no link; undefined wherever the stage must
+   * resolve the names itself (a link on the way, an error, past the folders a call holds).
+   */
+  lookup(target: string, held: HeldFolders): EntryKind | undefined {
+    if (!(this.root instanceof DescriptorFolder)) return undefined;
+    try {
+      const names = this.namesOf(target);
+      const name = names.at(-1);
+      if (name === undefined) return undefined;
+      const folder = held.folder(this, names.slice(0, -1));
+      if (folder === undefined) return undefined;
+      const stats = folder.lstat(name);
+      return stats === undefined ? 'missing' : entryTypeOf(stats);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Opens the folder at `names` below the root, each through its parent without following a link. The caller closes it. */

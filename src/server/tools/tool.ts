@@ -214,18 +214,21 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, reco
   const record = (refusal: ServerRefusal, input: string): void => {
     if (!consent.postpones(refusal, input, recordNow)) recordNow(refusal, input);
   };
-  const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>, consented?: CallConsent): Judged => {
+  // The folders the checked paths lead to, each opened once for the call.
+  const held = new HeldFolders();
+  // A path the call will act on is looked up through the folder it opens for that: one walk.
+  const lookup = (path: string) => anchor.lookup(path, held);
+  // `acting`: the call's own check of a path it will act on, which a consent may let past a secret.
+  const judgeAs = (input: string, as: string, operation: Omit<Operation, 'acts'>, acting?: { readonly consent: CallConsent }): Judged => {
     const access = operation.changes ? 'change' : 'read';
-    const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal, access });
+    const trace = traceAgainst(grant.root, input, { followFinal: operation.followFinal, access, ...(acting !== undefined ? { lookup } : {}) });
     // A held secret goes on only with the person's consent, and then meets the grant's rights.
-    const lifted = trace.code === 'ERR_SECRET' && consented !== undefined && consented.decide(grant, trace, access) === 'allow';
+    const lifted = trace.code === 'ERR_SECRET' && acting !== undefined && acting.consent.decide(grant, trace, access) === 'allow';
     if ((trace.verdict !== 'inside' && !lifted) || trace.path === null) return { trace, refusal: refusalFromTrace(trace) };
     const readOnly = operation.changes ? readOnlyReason(state.grants, state.platform, as, trace.path, operation.replaces) : undefined;
     if (readOnly === undefined) return { trace, refusal: null };
     return { trace, refusal: { ...serverRefusal('ERR_READ_ONLY', readOnly), path: trace.path, trace } };
   };
-  // The folders the checked paths lead to, each opened once for the call.
-  const held = new HeldFolders();
   // The paths this call checked and found nothing at, by path: a later ENOENT for one is explained.
   const missing = new Map<string, { readonly input: string; readonly trace: Trace }>();
   const sep = state.platform === 'win32' ? '\\' : '/';
@@ -240,7 +243,7 @@ export function makeScope({ state, grant, anchor, tool, workspaceUri, call, reco
       followFinal: options.followFinal ?? own.followFinal,
       changes: own.changes,
       replaces: options.replaces ?? own.replaces,
-    }, consent);
+    }, { consent });
     if (refusal === null) {
       if (trace.kind === 'missing' && missing.size < MAX_EXPLAINED_MISSING) missing.set(trace.path!, { input, trace });
       return { ok: true, path: trace.path!, target: anchor.checked(trace.path!, held), trace };
