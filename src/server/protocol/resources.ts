@@ -11,7 +11,8 @@ import { formatBytes, jsonLength, MAX_ANSWER_BYTES, MAX_MEDIA_BYTES, MAX_WALK_DE
 import { mimeTypeOf } from '../mime.js';
 import { decodeText } from '../text.js';
 import type { RefusalListener } from './refusalNotices.js';
-import { workspaceNow, type ServerState } from '../tools/tool.js';
+import type { ServerState } from '../tools/tool.js';
+import { workspaceNow } from './session.js';
 import { STOP, walk } from '../fs/index.js';
 import { viewNamed } from '../tools/appViews.js';
 import { heldInWalk, type Held } from '../tools/secretConsent.js';

@@ -1,9 +1,10 @@
-import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, ContentBlock, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { rootToPath, visible, type Platform } from '../../core/index.js';
+import { rootToPath, visible, withNearMisses, type Platform } from '../../core/index.js';
+import type { ToolName } from '../../shared/operations.js';
 import type { SandboxState } from '../../host/protection.js';
 import type { CancelSignal } from '../cancellation.js';
-import { ChangedError } from '../fs/index.js';
+import { ChangedError, currentAnchor, type Anchor, type WorkspaceChange } from '../fs/index.js';
 import { sameWorkspace, type Grant } from '../grants.js';
 import { boundedFailure, MAX_ERROR_FIELD_CHARS, truncated } from '../limits.js';
 import { ListingMemory } from '../listingMemory.js';
@@ -13,11 +14,11 @@ import type { RefusalLog } from '../refusals/refusalLog.js';
 import { CallControl, type CallContext, type ProgressReport } from '../tools/callControl.js';
 import { WORKSPACE_TOOLS } from '../tools/index.js';
 import { listWorkspaces } from '../tools/listWorkspaces.js';
-import { accessOf, makeScope, recorder, toResult, workspaceNow, type ServerState, type ToolDefinition, type WorkspaceWatch } from '../tools/tool.js';
+import { accessOf, makeScope, otherWorkspaces, type Outcome, type ServerState, type ToolDefinition, type WorkspaceWatch } from '../tools/tool.js';
 import { heavyCalls, lightCalls, longCalls } from './callGate.js';
 import type { Era } from './era.js';
 import { chooseFromRoots } from './legacyRoots.js';
-import { RefusalNotices } from './refusalNotices.js';
+import { RefusalNotices, type RefusalListener } from './refusalNotices.js';
 import { SecretQuestions } from './secretQuestions.js';
 
 /** What a session serves: the grants, the platform they are judged on, and how the process is protected. */
@@ -125,6 +126,44 @@ function authorizeOnce(state: ServerState, workspaceUri: string): { grant: Grant
       `${workspaceUri} (${converted.path}) is not a granted workspace; a folder inside a granted one is not a grant either. Granted: ${state.grants.map((candidate) => candidate.uri).join(', ')}.`,
     ),
   };
+}
+
+/**
+ * The one recorder of a call's refusals: to the client (`onRefusal`, its notices) and to the
+ * refusal log, with the entries a refused path nearly named when there is a grant to look in.
+ */
+function recorder(state: ServerState, tool: ToolName, workspaceUri: string | null, onRefusal: RefusalListener, grant?: Grant): (refusal: ServerRefusal, input: string) => void {
+  return (refusal, input) => {
+    onRefusal(tool, workspaceUri, input, refusal);
+    // For the log's reader, only for a path the boundary refused (not for the grant's rights): bounded
+    // (DEFAULT_MAX_NAMES names read), and looked for only when there is a log to write them to.
+    const trace = refusal.trace;
+    const logged =
+      grant !== undefined && state.log.file !== undefined && trace !== null && trace.verdict !== 'inside'
+        ? { ...refusal, trace: withNearMisses(trace, grant.root, { otherWorkspaces: otherWorkspaces(state, grant) }) }
+        : refusal;
+    void state.log.record(tool, workspaceUri, input, logged);
+  };
+}
+
+/** A tool's answer as MCP carries it: its content, the text last, and its structured result where it has an output schema. */
+function toResult(outcome: Extract<Outcome, { kind: 'ok' }>, structured: boolean): CallToolResult {
+  const content: ContentBlock[] = [...(outcome.content ?? []), { type: 'text', text: outcome.text }];
+  const result: CallToolResult = structured ? { content, structuredContent: outcome.structured } : { content };
+  return outcome.meta !== undefined ? { ...result, _meta: outcome.meta } : result;
+}
+
+/**
+ * The anchor of a grant whose path still names the folder the server holds, as the host sees it
+ * (a sandbox's own view hides changes made outside it; asked afresh for a call that `changes`)
+ * and as this process sees it; or what happened to that folder.
+ */
+export async function workspaceNow(state: ServerState, grant: Grant, changes: boolean): Promise<{ anchor: Anchor } | { change: WorkspaceChange }> {
+  if (state.host !== undefined) {
+    const change = await state.host.changeOf(state.grants.indexOf(grant), changes);
+    if (change !== undefined) return { change };
+  }
+  return currentAnchor(grant, state.platform);
 }
 
 /** The one place a server's state is built, and the one pipeline every tool call goes through. */

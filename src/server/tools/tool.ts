@@ -1,14 +1,14 @@
-import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { isInside, quoted, quotedIfHidden, splitAbsolute, traceAgainst, withNearMisses, type OtherWorkspace, type Platform, type Trace } from '../../core/index.js';
 import { OPERATIONS, PATH_TOOL_NAMES, type Operation, type ToolName } from '../../shared/operations.js';
 import type { CallControl } from './callControl.js';
 import { readOnlyReason, workspacesBeside } from '../../shared/grants.js';
 import type { Grant } from '../grants.js';
-import { refusalFromTrace, serverRefusal, type RefusalListener, type ServerRefusal } from '../refusals/refusal.js';
+import { refusalFromTrace, serverRefusal, type ServerRefusal } from '../refusals/refusal.js';
 import type { RefusalLog } from '../refusals/refusalLog.js';
 import type { SandboxState } from '../../host/protection.js';
-import { currentAnchor, errnoOf, fsError, HeldFolders, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
+import { errnoOf, fsError, HeldFolders, type Anchor, type CheckedPath, type WorkspaceChange } from '../fs/index.js';
 import type { ReadMemory } from '../readMemory.js';
 import type { ListingMemory } from '../listingMemory.js';
 import type { AppView } from './appViews.js';
@@ -190,24 +190,6 @@ export interface ScopeOptions {
   readonly consent?: CallConsent;
 }
 
-/**
- * The one recorder of a call's refusals: to the client (`onRefusal`, its notices) and to the
- * refusal log, with the entries a refused path nearly named when there is a grant to look in.
- */
-export function recorder(state: ServerState, tool: ToolName, workspaceUri: string | null, onRefusal: RefusalListener, grant?: Grant): (refusal: ServerRefusal, input: string) => void {
-  return (refusal, input) => {
-    onRefusal(tool, workspaceUri, input, refusal);
-    // For the log's reader, only for a path the boundary refused (not for the grant's rights): bounded
-    // (DEFAULT_MAX_NAMES names read), and looked for only when there is a log to write them to.
-    const trace = refusal.trace;
-    const logged =
-      grant !== undefined && state.log.file !== undefined && trace !== null && trace.verdict !== 'inside'
-        ? { ...refusal, trace: withNearMisses(trace, grant.root, { otherWorkspaces: otherWorkspaces(state, grant) }) }
-        : refusal;
-    void state.log.record(tool, workspaceUri, input, logged);
-  };
-}
-
 export function makeScope({ state, grant, anchor, tool, workspaceUri, call, record: recordNow, consent = new CallConsent(sessionConsents(state)) }: ScopeOptions): Scope {
   const own = OPERATIONS[tool];
   // A held secret's refusal waits for the person's answer: recorded only if the call is refused.
@@ -293,23 +275,4 @@ const MAX_EXPLAINED_MISSING = 64;
 function orList(items: readonly string[]): string {
   const shown = items.map((item) => (/[\s"',]/.test(item) ? quoted(item) : quotedIfHidden(item)));
   return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
-}
-
-export function toResult(outcome: Extract<Outcome, { kind: 'ok' }>, structured: boolean): CallToolResult {
-  const content: ContentBlock[] = [...(outcome.content ?? []), { type: 'text', text: outcome.text }];
-  const result: CallToolResult = structured ? { content, structuredContent: outcome.structured } : { content };
-  return outcome.meta !== undefined ? { ...result, _meta: outcome.meta } : result;
-}
-
-/**
- * The anchor of a grant whose path still names the folder the server holds, as the host sees it
- * (a sandbox's own view hides changes made outside it; asked afresh for a call that `changes`)
- * and as this process sees it; or what happened to that folder.
- */
-export async function workspaceNow(state: ServerState, grant: Grant, changes: boolean): Promise<{ anchor: Anchor } | { change: WorkspaceChange }> {
-  if (state.host !== undefined) {
-    const change = await state.host.changeOf(state.grants.indexOf(grant), changes);
-    if (change !== undefined) return { change };
-  }
-  return currentAnchor(grant, state.platform);
 }
