@@ -118,13 +118,13 @@ export class Anchor {
 
   /**
    * What is at a path below the root, looked up through the folder holding it, which is opened
-   * for the call (`held`) as its operations will use it: the containment stage's lookup
+   * for the call (`held`) as its operations will use it: the realpath stage's lookup
    * (LinklessLookup), so that one walk both resolves the path and opens its folder. Only through
    * a descriptor, whose walk proves each name is no link; undefined wherever the stage must
    * resolve the names itself (a link on the way, an error, past the folders a call holds).
    */
   lookup(target: string, held: HeldFolders): EntryKind | undefined {
-    if (!(this.root instanceof DescriptorFolder)) return undefined;
+    if (this.mode !== 'descriptor') return undefined;
     try {
       const names = this.namesOf(target);
       const name = names.at(-1);
@@ -140,7 +140,8 @@ export class Anchor {
 
   /** Opens the folder at `names` below the root, each through its parent without following a link. The caller closes it. */
   folder(names: readonly string[]): Folder {
-    // Through a descriptor, a folder deeper than one name is opened at once when its kernel name proves the walk (DescriptorFolder.openBelow).
+    // Through a descriptor, a folder two names deep or more is opened at once when the kernel's
+    // name for it proves the walk (DescriptorFolder.openBelow).
     if (names.length > 1 && this.root instanceof DescriptorFolder) {
       const direct = this.root.openBelow(names, nodePath.join(this.rootPath, ...names));
       if (direct !== undefined) return direct;
