@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Anchor, baseOf, contentBase, HeldFolders, readFile, settleTemporaries, temporaryNameFor, writeFile, type AnchorMode, type Folder } from '../../src/server/fs/index.js';
+import { Anchor, baseOf, contentBase, describe as describeEntry, HeldFolders, readFile, settleTemporaries, temporaryNameFor, writeFile, type AnchorMode, type Folder } from '../../src/server/fs/index.js';
 import { commitReplacing } from '../../src/server/fs/commit.js';
 
 /** A folder whose calls go through `hook` first: a test's way to act between two steps of a commit. */
@@ -300,6 +300,40 @@ describe('a folder several names deep, through a descriptor', { skip: process.pl
       assert.equal(fs.readlinkSync(`/proc/self/fd/${(folder as unknown as { fd: number }).fd}`), folder.path);
     } finally {
       folder.close();
+    }
+  });
+
+  test('what the lookup saw is described without looking again, once, and only for the path it looked up', () => {
+    const file = path.join(base, 'ws', 'a', 'b', 'c', 'd', 'e', 'seen.txt');
+    fs.writeFileSync(file, 'seen');
+    const held = new HeldFolders();
+    try {
+      assert.equal(anchor.lookup(file, held), 'file');
+      const target = anchor.checked(file, held);
+      assert.equal(target.seen?.ino, fs.lstatSync(file, { bigint: true }).ino);
+      const writable = fs as { lstatSync: typeof fs.lstatSync };
+      const lstat = writable.lstatSync;
+      let looks = 0;
+      writable.lstatSync = ((...args: Parameters<typeof fs.lstatSync>) => {
+        looks += 1;
+        return lstat(...args);
+      }) as typeof fs.lstatSync;
+      let control = 0;
+      try {
+        assert.equal(describeEntry(target).stats.ino, target.seen!.ino);
+        control = -looks;
+        describeEntry(anchor.checked(file));
+        control += looks;
+      } finally {
+        writable.lstatSync = lstat;
+      }
+      assert.equal(looks - control, 0, 'described from the look the check made');
+      assert.equal(control, 1, 'control: a path checked without a lookup is looked at');
+      assert.equal(anchor.checked(file, held).seen, undefined, 'taken once');
+      assert.equal(anchor.lookup(file, held), 'file');
+      assert.equal(anchor.checked(path.join(base, 'ws', 'a', 'b', 'c', 'd', 'e'), held).seen, undefined, 'another path is not given what this one was seen as');
+    } finally {
+      held.close();
     }
   });
 

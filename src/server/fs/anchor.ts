@@ -22,6 +22,8 @@ export interface CheckedPath {
   readonly names: readonly string[];
   /** The folders of the call that checked it, opened once and closed when the call ends. */
   readonly held: HeldFolders | undefined;
+  /** What the check's own look found at the path, a link there not followed (Anchor.lookup), for a call that only describes it. */
+  readonly seen: BigIntStats | undefined;
   readonly [checkedBrand]: true;
 }
 declare const checkedBrand: unique symbol;
@@ -113,7 +115,7 @@ export class Anchor {
 
   /** A real path the core found inside, as a CheckedPath of this root; its folders are opened once for the call that `held` belongs to. */
   checked(target: string, held?: HeldFolders): CheckedPath {
-    return { anchor: this, path: target, names: this.namesOf(target), held } as unknown as CheckedPath;
+    return { anchor: this, path: target, names: this.namesOf(target), held, seen: held?.seenAt(target) } as unknown as CheckedPath;
   }
 
   /**
@@ -132,7 +134,9 @@ export class Anchor {
       const folder = held.folder(this, names.slice(0, -1));
       if (folder === undefined) return undefined;
       const stats = folder.lstat(name);
-      return stats === undefined ? 'missing' : entryTypeOf(stats);
+      if (stats === undefined) return 'missing';
+      held.saw(target, stats);
+      return entryTypeOf(stats);
     } catch {
       return undefined;
     }
@@ -187,6 +191,8 @@ const MAX_HELD_FOLDERS = 16;
 export class HeldFolders {
   private readonly open = new Map<string, Folder>();
   private ended = false;
+  /** The entry the last lookup found, until a check takes it (seenAt). */
+  private looked: { readonly path: string; readonly stats: BigIntStats } | undefined;
 
   /** The folder at `names`, held for the call; undefined once the call has ended, or past MAX_HELD_FOLDERS. */
   folder(anchor: Anchor, names: readonly string[]): Folder | undefined {
@@ -199,6 +205,18 @@ export class HeldFolders {
       this.open.set(key, folder);
     }
     return folder;
+  }
+
+  /** What a lookup found at `path` through one of these folders. */
+  saw(path: string, stats: BigIntStats): void {
+    this.looked = { path, stats };
+  }
+
+  /** What the last lookup found, if it was of `path`; taken once. */
+  seenAt(path: string): BigIntStats | undefined {
+    const looked = this.looked;
+    this.looked = undefined;
+    return looked?.path === path ? looked.stats : undefined;
   }
 
   /** The call ended: its folders are closed, and a later use (a late save put back) opens its own. */
