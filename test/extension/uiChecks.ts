@@ -1007,7 +1007,8 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       await frame.selectOption('#bi-decider', 'claude-code');
       await frame.selectOption('#bi-tool', 'Read');
       await traceInput(frame, 'private/keys.txt');
-      const denied = await waitFor<DecidedShown>(frame, DECIDED, 'Claude Code does not deny private/keys.txt', (shown) => shown.decider === 'claude-code' && shown.decision === 'deny' && shown.fixes.length > 0);
+      // The form's choice shows at once, the decision once traced: until then the last one drawn (another program's) is still there.
+      const denied = await waitFor<DecidedShown>(frame, DECIDED, 'Claude Code does not deny private/keys.txt', (shown) => shown.decider === 'claude-code' && shown.headline.includes('Claude Code') && shown.decision === 'deny' && shown.fixes.length > 0);
       if (!denied.source.endsWith(`${settingsName}:${demo.claudeDenyLine}`)) throw new Error(`the deciding rule's source: ${JSON.stringify(denied)}`);
       const open = frame.locator('#bi-decided .fix-open', { hasText: `${settingsName}:${demo.claudeDenyLine}` }).first();
       await open.click();
@@ -1026,7 +1027,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
       await frame.selectOption('#bi-decider', 'codex');
       await frame.selectOption('#bi-tool', 'apply_patch');
       await traceInput(frame, 'drafts/plan.md');
-      await waitFor<DecidedShown>(frame, DECIDED, 'Codex does not refuse drafts/plan.md', (shown) => shown.decider === 'codex' && shown.decision === 'deny' && shown.fixes.some((fix) => fix.startsWith('Create')));
+      await waitFor<DecidedShown>(frame, DECIDED, 'Codex does not refuse drafts/plan.md', (shown) => shown.decider === 'codex' && shown.headline.includes('Codex') && shown.decision === 'deny' && shown.fixes.some((fix) => fix.startsWith('Create')));
       await frame.locator('#bi-decided .fix-open', { hasText: 'Create' }).first().click();
       await waitForTabs(page, 'the fix did not open an editor for config.toml', (tabs) => tabs.some((tab) => tab.startsWith('config.toml')));
       if (existsSync(codexConfig)) throw new Error(`${codexConfig} was written before anyone saved it`);
