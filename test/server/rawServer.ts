@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expireAfter, patience } from '../patience.js';
 
-/** The built server: what the extension starts, and what `npx boundary-inspector serve` runs. */
+/** The built server, dist/server.js: the process the extension starts. */
 export const serverBundle = path.resolve(__dirname, '../../dist/server.js');
 
 export interface ServerProcessOptions {
