@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Anchor, baseOf, contentBase, describe as describeEntry, HeldFolders, readFile, settleTemporaries, temporaryNameFor, writeFile, type AnchorMode, type Folder } from '../../src/server/fs/index.js';
 import { commitReplacing } from '../../src/server/fs/commit.js';
+import { eventually } from '../patience.js';
 
 /** A folder whose calls go through `hook` first: a test's way to act between two steps of a commit. */
 function hooked(folder: Folder, hook: (call: string, args: unknown[], run: () => unknown) => unknown): Folder {
@@ -23,6 +24,18 @@ function hooked(folder: Folder, hook: (call: string, args: unknown[], run: () =>
 
 const MODES: readonly AnchorMode[] = process.platform === 'linux' ? ['descriptor', 'path'] : ['path'];
 const NOT_NAMES = ['..', '.', '', '/etc/passwd', 'd/f.txt', '../outside.txt', 'x\0y'];
+
+/** What this process holds open, by the kernel's names (the descriptor listing them is gone once read); nothing where there is no /proc. */
+function heldOpen(): string[] {
+  if (process.platform !== 'linux') return [];
+  return fs.readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [fs.readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return [];
+    }
+  });
+}
 
 function listing(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true }).map(String).sort();
@@ -191,7 +204,7 @@ for (const mode of MODES) {
     });
   });
 
-  describe(`a call's folders (${mode}): walked to once, closed when the call ends`, () => {
+  describe(`a call's folders (${mode}): walked to once, given back when the call ends`, () => {
     let base: string;
     let anchor: Anchor;
     before(() => {
@@ -221,20 +234,31 @@ for (const mode of MODES) {
     }
 
     const openDescriptors = () => (process.platform === 'linux' ? fs.readdirSync('/proc/self/fd').length : 0);
+    /** What this process holds open below `dir`, by the kernel's names. */
+    const openBelow = (dir: string) => heldOpen().filter((name) => name.startsWith(dir + path.sep));
 
-    test('a write (its sweep, its base, its commit) walks to its folder once, and leaves no descriptor open after the call', async () => {
-      const file = path.join(base, 'a', 'b', 'c', 'doc.txt');
-      const descriptors = openDescriptors();
-      const held = new HeldFolders();
-      const walks = await walksDuring(async () => {
-        const target = anchor.checked(file, held);
-        await settleTemporaries(target);
-        const result = await writeFile(target, 'the agent', { base: await baseOf(target) });
-        assert.equal(result.kind, 'written');
-      });
-      assert.equal(walks, 1);
-      held.close();
-      assert.equal(openDescriptors(), descriptors);
+    test('a write (its sweep, its base, its commit) walks to its folder once, and leaves open only the folder kept for later calls', async () => {
+      const folder = path.join(base, 'a', 'b', 'c');
+      const file = path.join(folder, 'doc.txt');
+      const write = async () => {
+        const held = new HeldFolders();
+        try {
+          return await walksDuring(async () => {
+            const target = anchor.checked(file, held);
+            await settleTemporaries(target);
+            assert.equal((await writeFile(target, 'the agent', { base: await baseOf(target) })).kind, 'written');
+          });
+        } finally {
+          held.close();
+        }
+      };
+      assert.equal(await write(), 1);
+      const kept = mode === 'descriptor' ? [folder] : [];
+      assert.deepEqual(openBelow(base), kept);
+      assert.equal(anchor.keptFolders, kept.length);
+      assert.equal(await write(), 1 - kept.length, 'a later call in the same folder walks again only without a descriptor to keep');
+      // The file it replaced is watched a moment for a late save (keepLateSave), then closed.
+      await eventually(() => assert.deepEqual(openBelow(base), kept), 'nothing open but the kept folder');
       assert.equal(fs.readFileSync(file, 'utf8'), 'the agent');
     });
 
@@ -266,16 +290,6 @@ describe('a folder several names deep, through a descriptor', { skip: process.pl
     anchor.close();
     fs.rmSync(base, { recursive: true, force: true });
   });
-
-  /** What this process holds open, by the kernel's names (the descriptor listing them is gone once read). */
-  const heldOpen = () =>
-    fs.readdirSync('/proc/self/fd').flatMap((fd) => {
-      try {
-        return [fs.readlinkSync(`/proc/self/fd/${fd}`)];
-      } catch {
-        return [];
-      }
-    });
 
   /** What `run` opens, by the path it gave. */
   function opensDuring<T>(run: () => T): { result: T; opened: string[] } {
@@ -354,4 +368,115 @@ describe('a folder several names deep, through a descriptor', { skip: process.pl
       }
     });
   }
+});
+
+describe('folders kept across calls, through a descriptor', { skip: process.platform !== 'linux' && 'descriptors as Linux names them' }, () => {
+  let base: string;
+  let ws: string;
+  const FOLDERS = 40;
+  before(() => {
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bi-kept-')));
+    ws = path.join(base, 'ws');
+    for (let i = 0; i < FOLDERS; i++) fs.mkdirSync(path.join(ws, 'deep', `d${i}`), { recursive: true });
+    fs.mkdirSync(path.join(base, 'outside', `d0`), { recursive: true });
+  });
+  after(() => {
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  const openDescriptors = () => fs.readdirSync('/proc/self/fd').length;
+  /** One call: holds the folder of `names` while `use` runs, then gives it back. */
+  function inCall<T>(anchor: Anchor, names: readonly string[], use: (folder: Folder) => T): T {
+    const held = new HeldFolders();
+    try {
+      return use(held.folder(anchor, names)!);
+    } finally {
+      held.close();
+    }
+  }
+
+  test('a bounded number are kept, and closing the anchor closes them all', () => {
+    const before = openDescriptors();
+    const anchor = Anchor.open(ws, 'linux', 'descriptor');
+    for (let i = 0; i < FOLDERS; i++) inCall(anchor, ['deep', `d${i}`], (folder) => folder.stat());
+    const kept = anchor.keptFolders;
+    assert.ok(kept > 0 && kept < FOLDERS, `${kept} kept of ${FOLDERS}`);
+    assert.equal(openDescriptors(), before + 1 + kept, 'the root and the kept folders, nothing else');
+    anchor.close();
+    assert.equal(openDescriptors(), before);
+  });
+
+  test('a kept folder dropped while a call holds it stays open for that call, and is closed when the call gives it back', () => {
+    const anchor = Anchor.open(ws, 'linux', 'descriptor');
+    try {
+      const before = openDescriptors();
+      const held = new HeldFolders();
+      const first = held.folder(anchor, ['deep', 'd0'])! as Folder & { fd: number };
+      // Every later call in another folder pushes it out of the kept ones.
+      for (let i = 1; i < FOLDERS; i++) inCall(anchor, ['deep', `d${i}`], (folder) => folder.stat());
+      fs.writeFileSync(path.join(ws, 'deep', 'd0', 'still.txt'), 'x');
+      assert.equal(fs.readlinkSync(`/proc/self/fd/${first.fd}`), path.join(ws, 'deep', 'd0'), 'its descriptor was not closed (nor its number reused) under the call');
+      assert.equal(first.lstat('still.txt')?.isFile(), true);
+      const whileHeld = openDescriptors();
+      held.close();
+      assert.equal(openDescriptors(), whileHeld - 1, 'closed once given back');
+      assert.equal(openDescriptors(), before + anchor.keptFolders, 'the root and the kept folders, nothing else');
+    } finally {
+      anchor.close();
+    }
+  });
+
+  test('a kept folder is lent again only while its path leads to it: moved, replaced or linked, the next call walks from the root', () => {
+    const anchor = Anchor.open(ws, 'linux', 'descriptor');
+    const folder = path.join(ws, 'deep', 'd0');
+    const walks = (names: readonly string[]) => {
+      const walk = anchor.folder.bind(anchor);
+      let count = 0;
+      anchor.folder = (asked) => {
+        count += 1;
+        return walk(asked);
+      };
+      try {
+        inCall(anchor, names, (held) => held.lstat('mark'));
+      } catch (error) {
+        return { count, error: error as NodeJS.ErrnoException };
+      } finally {
+        anchor.folder = walk;
+      }
+      return { count, error: undefined };
+    };
+    try {
+      assert.equal(walks(['deep', 'd0']).count, 1);
+      assert.equal(walks(['deep', 'd0']).count, 0, 'control: the kept folder is lent while nothing changed');
+      // Moved away, and another made at its path.
+      fs.renameSync(folder, `${folder}-moved`);
+      fs.mkdirSync(folder);
+      fs.writeFileSync(path.join(folder, 'mark'), 'new');
+      assert.equal(walks(['deep', 'd0']).count, 1);
+      assert.equal(inCall(anchor, ['deep', 'd0'], (held) => held.lstat('mark')?.size), 3n, 'the folder now at the path');
+      // Deleted and made again.
+      fs.rmSync(folder, { recursive: true });
+      fs.mkdirSync(folder);
+      assert.equal(walks(['deep', 'd0']).count, 1);
+      assert.equal(inCall(anchor, ['deep', 'd0'], (held) => held.lstat('mark')), undefined);
+      // Moved outside, with a link to it left at its path: the walk meets the link and refuses.
+      fs.renameSync(folder, path.join(base, 'outside', 'kept'));
+      fs.symlinkSync(path.join(base, 'outside', 'kept'), folder);
+      const linked = walks(['deep', 'd0']);
+      assert.equal(linked.count, 1);
+      assert.equal(linked.error?.code, 'ECHANGED', String(linked.error));
+      fs.unlinkSync(folder);
+      fs.renameSync(`${folder}-moved`, folder);
+      assert.equal(walks(['deep', 'd0']).count, 1);
+      // Its parent swapped for a link to an outside folder of the same name.
+      fs.renameSync(path.join(ws, 'deep'), path.join(ws, 'deep-real'));
+      fs.symlinkSync(path.join(base, 'outside'), path.join(ws, 'deep'));
+      const through = walks(['deep', 'd0']);
+      assert.equal(through.error?.code, 'ECHANGED', String(through.error));
+      fs.unlinkSync(path.join(ws, 'deep'));
+      fs.renameSync(path.join(ws, 'deep-real'), path.join(ws, 'deep'));
+    } finally {
+      anchor.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { splitAbsolute, type EntryKind, type Platform, type SplitPath } from '..
 import { DescriptorFolder } from './descriptorFolder.js';
 import { attempt, ChangedError, entryTypeOf, fsError } from './errors.js';
 import { checkName, FOLDER_FLAGS, type Folder } from './folder.js';
+import { KeptFolders, type FolderLease } from './keptFolders.js';
 import { PathFolder } from './pathFolder.js';
 
 export type AnchorMode = 'descriptor' | 'path';
@@ -34,8 +35,13 @@ export type WorkspaceChange =
   | { readonly kind: 'replaced'; readonly detail: string }
   | { readonly kind: 'unmounted'; readonly detail: string };
 
+/** Folders below one root kept open across calls (KeptFolders). */
+const MAX_KEPT_FOLDERS = 16;
+
 /** A workspace root held open for the life of the server; every walk starts here. */
 export class Anchor {
+  private readonly kept: KeptFolders;
+
   private constructor(
     readonly rootPath: string,
     readonly platform: Platform,
@@ -44,7 +50,9 @@ export class Anchor {
     private readonly root: Folder,
     /** The root folder as it was opened: what the granted path must still name. */
     readonly identity: BigIntStats,
-  ) {}
+  ) {
+    this.kept = new KeptFolders(MAX_KEPT_FOLDERS, identity.dev);
+  }
 
   /**
    * Opens and verifies a workspace root: a folder reached without a link at its last name, whose
@@ -164,6 +172,29 @@ export class Anchor {
     }
   }
 
+  /**
+   * The folder at `names` for one call, and what gives it back when the call ends: through a
+   * descriptor, one kept from an earlier call while its path still leads to it, else walked to
+   * now and kept for the next (KeptFolders).
+   */
+  lend(names: readonly string[]): FolderLease<Folder> {
+    if (names.length === 0 || !(this.root instanceof DescriptorFolder)) {
+      const folder = this.folder(names);
+      return { folder, release: () => folder.close() };
+    }
+    return this.kept.lend(names.join('/'), nodePath.join(this.rootPath, ...names), () => this.folder(names) as DescriptorFolder);
+  }
+
+  /** How many folders below the root are kept open for later calls. */
+  get keptFolders(): number {
+    return this.kept.size;
+  }
+
+  /** Closes the folders kept for later calls, each once no call holds it: the granted path names another folder now. */
+  forgetKept(): void {
+    this.kept.clear();
+  }
+
   with<T>(names: readonly string[], use: (folder: Folder) => T): T {
     const folder = this.folder(names);
     try {
@@ -173,8 +204,9 @@ export class Anchor {
     }
   }
 
-  /** Closes the root. */
+  /** Closes the root and the folders kept below it. */
   close(): void {
+    this.kept.clear();
     this.root.dispose();
   }
 }
@@ -183,13 +215,12 @@ export class Anchor {
 const MAX_HELD_FOLDERS = 16;
 
 /**
- * The folders one call opened through an anchor, by their names below the root: each walked to
- * once, however many operations of the call act in it (a write's sweep, its base and its commit),
- * and all closed when the call ends. Nothing is held across calls, so each call walks from a
- * root whose path was checked to name it still.
+ * The folders one call holds through an anchor, by their names below the root: each found once
+ * (kept from an earlier call, or walked to), however many operations of the call act in it (a
+ * write's sweep, its base and its commit), and all given back when the call ends.
  */
 export class HeldFolders {
-  private readonly open = new Map<string, Folder>();
+  private readonly open = new Map<string, FolderLease<Folder>>();
   private ended = false;
   /** The entry the last lookup found, until a check takes it (seenAt). */
   private looked: { readonly path: string; readonly stats: BigIntStats } | undefined;
@@ -198,13 +229,13 @@ export class HeldFolders {
   folder(anchor: Anchor, names: readonly string[]): Folder | undefined {
     if (this.ended) return undefined;
     const key = names.join('/');
-    let folder = this.open.get(key);
-    if (folder === undefined) {
+    let lease = this.open.get(key);
+    if (lease === undefined) {
       if (this.open.size >= MAX_HELD_FOLDERS) return undefined;
-      folder = anchor.folder(names);
-      this.open.set(key, folder);
+      lease = anchor.lend(names);
+      this.open.set(key, lease);
     }
-    return folder;
+    return lease.folder;
   }
 
   /** What a lookup found at `path` through one of these folders. */
@@ -219,10 +250,10 @@ export class HeldFolders {
     return looked?.path === path ? looked.stats : undefined;
   }
 
-  /** The call ended: its folders are closed, and a later use (a late save put back) opens its own. */
+  /** The call ended: its folders are given back, and a later use (a late save put back) opens its own. */
   close(): void {
     this.ended = true;
-    for (const folder of this.open.values()) folder.close();
+    for (const lease of this.open.values()) lease.release();
     this.open.clear();
   }
 }
@@ -257,6 +288,7 @@ export function currentAnchor(grant: { readonly realPath: string }, platform: Pl
   // Dropped, never closed: a call still running holds it, and a closed descriptor's number may be
   // reused by the next open, which that call would then act in.
   anchors.delete(grant);
+  anchor.forgetKept();
   return { change };
 }
 

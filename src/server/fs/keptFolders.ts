@@ -1,0 +1,112 @@
+import fs, { type BigIntStats } from 'node:fs';
+import type { DescriptorFolder } from './descriptorFolder.js';
+
+/** A folder lent to one call; `release` gives it back when the call ends. */
+export interface FolderLease<F> {
+  readonly folder: F;
+  release(): void;
+}
+
+interface Kept {
+  readonly folder: DescriptorFolder;
+  /** The folder as it was opened: what its path must still lead to. */
+  readonly identity: BigIntStats;
+  /** Calls holding it now: it is closed only once none does. */
+  users: number;
+  /** No longer lent: closed when its last user releases it. */
+  dropped: boolean;
+}
+
+/**
+ * Folders below a workspace root kept open across calls (Linux descriptors only), so that a call
+ * in a folder an earlier call walked to does not walk again. A kept folder is lent only while it
+ * is still the one its checked path names, proven at each loan: the kernel's name for it is that
+ * path (a folder moved, deleted, or reached through a link has another), and the path, resolved
+ * now, leads to it (a folder mounted over is no longer reached). Anything else drops it and the
+ * call walks from the root. Few are kept, none on another filesystem than the root's (an open
+ * descriptor would keep it from being unmounted), and one is closed only when no call holds it,
+ * since a closed descriptor's number may be reused by the next open.
+ */
+export class KeptFolders {
+  private readonly kept = new Map<string, Kept>();
+
+  constructor(
+    private readonly limit: number,
+    /** The root's filesystem: only folders on it are kept. */
+    private readonly device: bigint,
+  ) {}
+
+  /** The folder at `path` (key: its names below the root): kept, if still there, or opened now by `open`. */
+  lend(key: string, path: string, open: () => DescriptorFolder): FolderLease<DescriptorFolder> {
+    const kept = this.kept.get(key);
+    if (kept !== undefined) {
+      this.kept.delete(key);
+      if (stillAt(kept, path)) {
+        // The most recently lent is kept longest.
+        this.kept.set(key, kept);
+        return lentOnce(kept);
+      }
+      this.drop(kept);
+    }
+    const folder = open();
+    let identity: BigIntStats;
+    try {
+      identity = folder.stat();
+    } catch (error) {
+      folder.dispose();
+      throw error;
+    }
+    const opened: Kept = { folder, identity, users: 0, dropped: identity.dev !== this.device };
+    if (!opened.dropped) {
+      this.kept.set(key, opened);
+      for (const [oldest, old] of this.kept) {
+        if (this.kept.size <= this.limit) break;
+        this.kept.delete(oldest);
+        this.drop(old);
+      }
+    }
+    return lentOnce(opened);
+  }
+
+  /** Drops every kept folder: each is closed once no call holds it. */
+  clear(): void {
+    for (const entry of this.kept.values()) this.drop(entry);
+    this.kept.clear();
+  }
+
+  /** How many are kept now. */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  private drop(entry: Kept): void {
+    entry.dropped = true;
+    if (entry.users === 0) entry.folder.dispose();
+  }
+}
+
+/** A loan of `entry`: a dropped one is closed when its last user gives it back. */
+function lentOnce(entry: Kept): FolderLease<DescriptorFolder> {
+  entry.users += 1;
+  let released = false;
+  return {
+    folder: entry.folder,
+    release: () => {
+      if (released) return;
+      released = true;
+      entry.users -= 1;
+      if (entry.dropped && entry.users === 0) entry.folder.dispose();
+    },
+  };
+}
+
+/** Whether a kept folder is still the one at `path`: its kernel name is the path, and the path leads to it. */
+function stillAt(entry: Kept, path: string): boolean {
+  try {
+    if (fs.readlinkSync(`/proc/self/fd/${entry.folder.fd}`) !== path) return false;
+    const now = fs.lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    return now !== undefined && now.isDirectory() && now.dev === entry.identity.dev && now.ino === entry.identity.ino;
+  } catch {
+    return false;
+  }
+}
