@@ -406,6 +406,19 @@ describe('folders kept across calls, through a descriptor', { skip: process.plat
     assert.equal(openDescriptors(), before);
   });
 
+  test('however many roots a server serves, a bounded number of folders is kept in all', () => {
+    const anchors = Array.from({ length: 8 }, () => Anchor.open(ws, 'linux', 'descriptor'));
+    try {
+      for (const anchor of anchors) for (let i = 0; i < FOLDERS; i++) inCall(anchor, ['deep', `d${i}`], (folder) => folder.stat());
+      const perRoot = anchors.map((anchor) => anchor.keptFolders);
+      const inAll = perRoot.reduce((sum, kept) => sum + kept, 0);
+      assert.ok(Math.max(...perRoot) < FOLDERS, `per root: ${perRoot.join(', ')}`);
+      assert.ok(inAll > 0 && inAll < (anchors.length * Math.max(...perRoot)), `in all: ${inAll} (per root: ${perRoot.join(', ')})`);
+    } finally {
+      for (const anchor of anchors) anchor.close();
+    }
+  });
+
   test('a kept folder dropped while a call holds it stays open for that call, and is closed when the call gives it back', () => {
     const anchor = Anchor.open(ws, 'linux', 'descriptor');
     try {

@@ -17,15 +17,20 @@ interface Kept {
   dropped: boolean;
 }
 
+/** Folders kept below every root together: each is an open descriptor, and a server may serve many roots. */
+const MAX_KEPT_IN_ALL = 64;
+let keptInAll = 0;
+
 /**
  * Folders below a workspace root kept open across calls (Linux descriptors only), so that a call
  * in a folder an earlier call walked to does not walk again. A kept folder is lent only while it
  * is still the one its checked path names, proven at each loan: the kernel's name for it is that
  * path (a folder moved, deleted, or reached through a link has another), and the path, resolved
  * now, leads to it (a folder mounted over is no longer reached). Anything else drops it and the
- * call walks from the root. Few are kept, none on another filesystem than the root's (an open
- * descriptor would keep it from being unmounted), and one is closed only when no call holds it,
- * since a closed descriptor's number may be reused by the next open.
+ * call walks from the root. Few are kept (per root, and for every root together), none on
+ * another filesystem than the root's (an open descriptor would keep it from being unmounted), and
+ * one is closed only when no call holds it, since a closed descriptor's number may be reused by
+ * the next open.
  */
 export class KeptFolders {
   private readonly kept = new Map<string, Kept>();
@@ -38,15 +43,14 @@ export class KeptFolders {
 
   /** The folder at `path` (key: its names below the root): kept, if still there, or opened now by `open`. */
   lend(key: string, path: string, open: () => DescriptorFolder): FolderLease<DescriptorFolder> {
-    const kept = this.kept.get(key);
+    const kept = this.take(key);
     if (kept !== undefined) {
-      this.kept.delete(key);
       if (stillAt(kept, path)) {
         // The most recently lent is kept longest.
-        this.kept.set(key, kept);
+        this.keep(key, kept);
         return lentOnce(kept);
       }
-      this.drop(kept);
+      drop(kept);
     }
     const folder = open();
     let identity: BigIntStats;
@@ -58,20 +62,20 @@ export class KeptFolders {
     }
     const opened: Kept = { folder, identity, users: 0, dropped: identity.dev !== this.device };
     if (!opened.dropped) {
-      this.kept.set(key, opened);
-      for (const [oldest, old] of this.kept) {
-        if (this.kept.size <= this.limit) break;
-        this.kept.delete(oldest);
-        this.drop(old);
+      for (const [oldest] of this.kept) {
+        if (this.kept.size < this.limit && keptInAll < MAX_KEPT_IN_ALL) break;
+        drop(this.take(oldest)!);
       }
+      // Other roots keep every folder the bound allows: lent for this call alone.
+      if (keptInAll < MAX_KEPT_IN_ALL) this.keep(key, opened);
+      else opened.dropped = true;
     }
     return lentOnce(opened);
   }
 
   /** Drops every kept folder: each is closed once no call holds it. */
   clear(): void {
-    for (const entry of this.kept.values()) this.drop(entry);
-    this.kept.clear();
+    for (const key of [...this.kept.keys()]) drop(this.take(key)!);
   }
 
   /** How many are kept now. */
@@ -79,10 +83,25 @@ export class KeptFolders {
     return this.kept.size;
   }
 
-  private drop(entry: Kept): void {
-    entry.dropped = true;
-    if (entry.users === 0) entry.folder.dispose();
+  private take(key: string): Kept | undefined {
+    const entry = this.kept.get(key);
+    if (entry !== undefined) {
+      this.kept.delete(key);
+      keptInAll -= 1;
+    }
+    return entry;
   }
+
+  private keep(key: string, entry: Kept): void {
+    this.kept.set(key, entry);
+    keptInAll += 1;
+  }
+}
+
+/** No longer lent: closed now, or when its last user gives it back. */
+function drop(entry: Kept): void {
+  entry.dropped = true;
+  if (entry.users === 0) entry.folder.dispose();
 }
 
 /** A loan of `entry`: a dropped one is closed when its last user gives it back. */
