@@ -1,10 +1,10 @@
 // A folder inside the workspace that a call acted in, changed before the next call: moved away
 // with another made at its path, deleted and made again, it or its parent moved outside with a
 // link left at the path, its parent swapped for a link to an outside folder, or (as root) another
-// filesystem mounted over its parent. The server keeps folders open across calls; the next call must act only
-// in what the path leads to now: the new folder, or a refusal where a link leads outside, and
-// nothing outside is read or changed. A filesystem mounted inside the workspace can be unmounted
-// while the server runs: no folder on it is kept open.
+// filesystem or a bind mount mounted over its parent. The server keeps folders open across calls;
+// the next call must act only in what the path leads to now: the new folder, or a refusal where a
+// link leads outside, and nothing outside is read or changed. What is mounted inside the
+// workspace can be unmounted while the server runs: no folder on it is kept open.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -129,19 +129,31 @@ for (const sandboxed of [false, true]) {
       assert.deepEqual(contents(outside), before);
     });
 
-    test('another filesystem mounted over its parent: the next calls act on it, and it can be unmounted while the server runs', { skip: (sandboxed && 'a sandbox shows the mounts it was made with') || (!asRoot && 'mounting needs root') }, async (t) => {
-      const { ws, call } = await start();
-      const parent = path.join(ws, 'a', 'b');
-      if (spawnSync('mount', ['-t', 'tmpfs', 'tmpfs', parent]).status !== 0) return t.skip('tmpfs cannot be mounted here');
-      fs.mkdirSync(path.join(parent, 'c'));
-      fs.writeFileSync(path.join(parent, 'c', 'f.txt'), 'mounted');
-      assert.equal((await call('read_text_file', { path: 'a/b/c/f.txt' })).text, 'mounted');
-      assert.equal((await call('write_file', { path: 'a/b/c/w2.txt', content: 'two' })).refused, false);
-      assert.equal(fs.readFileSync(path.join(parent, 'c', 'w2.txt'), 'utf8'), 'two', 'written on the filesystem the path leads to');
-      const unmounted = spawnSync('umount', [parent], { encoding: 'utf8' });
-      assert.equal(unmounted.status, 0, `no folder on the mounted filesystem is held open between calls: ${unmounted.stderr}`);
-      assert.equal((await call('read_text_file', { path: 'a/b/c/f.txt' })).text, 'first', 'the folder under it again');
-      assert.equal(fs.existsSync(path.join(parent, 'c', 'w2.txt')), false);
-    });
+    for (const [mounted, source] of [
+      ['another filesystem', () => ['-t', 'tmpfs', 'tmpfs']],
+      [
+        'a bind mount of a folder on the same filesystem',
+        (base: string) => {
+          const bound = path.join(base, 'bound');
+          fs.mkdirSync(bound);
+          return ['--bind', bound];
+        },
+      ],
+    ] as const) {
+      test(`${mounted} mounted over its parent: the next calls act on it, and it can be unmounted while the server runs`, { skip: (sandboxed && 'a sandbox shows the mounts it was made with') || (!asRoot && 'mounting needs root') }, async (t) => {
+        const { base, ws, call } = await start();
+        const parent = path.join(ws, 'a', 'b');
+        if (spawnSync('mount', [...source(base), parent]).status !== 0) return t.skip(`${mounted} cannot be mounted here`);
+        fs.mkdirSync(path.join(parent, 'c'));
+        fs.writeFileSync(path.join(parent, 'c', 'f.txt'), 'mounted');
+        assert.equal((await call('read_text_file', { path: 'a/b/c/f.txt' })).text, 'mounted');
+        assert.equal((await call('write_file', { path: 'a/b/c/w2.txt', content: 'two' })).refused, false);
+        assert.equal(fs.readFileSync(path.join(parent, 'c', 'w2.txt'), 'utf8'), 'two', 'written where the path leads');
+        const unmounted = spawnSync('umount', [parent], { encoding: 'utf8' });
+        assert.equal(unmounted.status, 0, `no folder on the mount is held open between calls: ${unmounted.stderr}`);
+        assert.equal((await call('read_text_file', { path: 'a/b/c/f.txt' })).text, 'first', 'the folder under it again');
+        assert.equal(fs.existsSync(path.join(parent, 'c', 'w2.txt')), false);
+      });
+    }
   });
 }

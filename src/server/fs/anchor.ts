@@ -5,7 +5,7 @@ import { splitAbsolute, type EntryKind, type Platform, type SplitPath } from '..
 import { DescriptorFolder } from './descriptorFolder.js';
 import { attempt, ChangedError, entryTypeOf, fsError } from './errors.js';
 import { checkName, FOLDER_FLAGS, type Folder } from './folder.js';
-import { KeptFolders, type FolderLease } from './keptFolders.js';
+import { KeptFolders, mountOf, type FolderLease } from './keptFolders.js';
 import { PathFolder } from './pathFolder.js';
 
 export type AnchorMode = 'descriptor' | 'path';
@@ -51,7 +51,7 @@ export class Anchor {
     /** The root folder as it was opened: what the granted path must still name. */
     readonly identity: BigIntStats,
   ) {
-    this.kept = new KeptFolders(MAX_KEPT_FOLDERS, identity.dev);
+    this.kept = new KeptFolders(MAX_KEPT_FOLDERS, root instanceof DescriptorFolder ? mountOf(root.fd) : undefined);
   }
 
   /**

@@ -28,17 +28,17 @@ let keptInAll = 0;
  * path (a folder moved, deleted, or reached through a link has another), and the path, resolved
  * now, leads to it (a folder mounted over is no longer reached). Anything else drops it and the
  * call walks from the root. Few are kept (per root, and for every root together), none on
- * another filesystem than the root's (an open descriptor would keep it from being unmounted), and
- * one is closed only when no call holds it, since a closed descriptor's number may be reused by
- * the next open.
+ * another mount than the root's (an open descriptor would keep a filesystem mounted inside the
+ * workspace, or a bind mount, from being unmounted), and one is closed only when no call holds
+ * it, since a closed descriptor's number may be reused by the next open.
  */
 export class KeptFolders {
   private readonly kept = new Map<string, Kept>();
 
   constructor(
     private readonly limit: number,
-    /** The root's filesystem: only folders on it are kept. */
-    private readonly device: bigint,
+    /** The root's mount (mountOf): only folders on it are kept; none where it is not known. */
+    private readonly mount: string | undefined,
   ) {}
 
   /** The folder at `path` (key: its names below the root): kept, if still there, or opened now by `open`. */
@@ -60,7 +60,7 @@ export class KeptFolders {
       folder.dispose();
       throw error;
     }
-    const opened: Kept = { folder, identity, users: 0, dropped: identity.dev !== this.device };
+    const opened: Kept = { folder, identity, users: 0, dropped: this.mount === undefined || mountOf(folder.fd) !== this.mount };
     if (!opened.dropped) {
       for (const [oldest] of this.kept) {
         if (this.kept.size < this.limit && keptInAll < MAX_KEPT_IN_ALL) break;
@@ -102,6 +102,15 @@ export class KeptFolders {
 function drop(entry: Kept): void {
   entry.dropped = true;
   if (entry.users === 0) entry.folder.dispose();
+}
+
+/** The mount a descriptor was opened on, as the kernel numbers it (`mnt_id` in /proc/self/fdinfo); undefined where that is not shown. */
+export function mountOf(fd: number): string | undefined {
+  try {
+    return /^mnt_id:\s*(\d+)$/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1'))?.[1];
+  } catch {
+    return undefined;
+  }
 }
 
 /** A loan of `entry`: a dropped one is closed when its last user gives it back. */
