@@ -2,9 +2,9 @@
 // first, which opens the path's folder for the call through the workspace's descriptor and looks
 // the last name up there (Anchor.lookup). That must never change a verdict: for every request
 // the Linux fuzzing makes against its tree of links (inside, outside, dangling, loops, chains),
-// the trace with the anchor's lookup is the trace without it, stage for stage, whether the folder
-// looked in was walked to or kept from an earlier request; and whatever the lookup opened is
-// given back with the call, only the anchor's kept folders staying open.
+// the trace with the anchor's lookup is the trace without it, stage for stage, with folders kept
+// across requests as the server keeps them; and whatever the lookup opened is given back with the
+// call, only the anchor's kept folders staying open.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -62,7 +62,22 @@ describe('the anchor\'s lookup (one walk) judges exactly as the realpath stage a
       { numRuns: RUNS, ...(process.env['FUZZ_SEED'] ? { seed: Number(process.env['FUZZ_SEED']) } : {}) },
     );
     assert.ok(looked > RUNS / 10, `the lookup was asked ${looked} times`);
-    assert.ok([...prepared.values()].some(({ anchor }) => (anchor?.keptFolders ?? 0) > 0), 'later requests were looked up in folders kept from earlier ones');
+  });
+
+  test('a request in a folder an earlier request left kept judges as the stage alone', () => {
+    const c = { platform: 'linux', root: `${fixture.base}/ws`, input: 'sub/deeper/x.txt', policy: {}, followFinal: true } as const;
+    const { root, anchor } = rootFor(c);
+    assert.ok(anchor);
+    const without = traceAgainst(root, c.input, { followFinal: c.followFinal });
+    for (const request of ['walked to', 'kept']) {
+      const held = new HeldFolders();
+      try {
+        assert.deepEqual(traceAgainst(root, c.input, { followFinal: c.followFinal, lookup: (path) => anchor.lookup(path, held) }), without, request);
+      } finally {
+        held.close();
+      }
+      assert.ok(anchor.keptFolders > 0, `${request}: its folder is kept for the next request`);
+    }
   });
 
   test('the lookup answers only where it proves no link: a link on the way, or at the last name of a followed path, is left to the stage', () => {

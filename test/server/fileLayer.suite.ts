@@ -406,7 +406,7 @@ describe('folders kept across calls, through a descriptor', { skip: process.plat
     assert.deepEqual(openHere(), []);
   });
 
-  test('however many roots a server serves, a bounded number of folders is kept in all', () => {
+  test('however many roots a server serves, a bounded number of folders is kept in all, the least recently used given up first', () => {
     const anchors = Array.from({ length: 8 }, () => Anchor.open(ws, 'linux', 'descriptor'));
     try {
       for (const anchor of anchors) for (let i = 0; i < FOLDERS; i++) inCall(anchor, ['deep', `d${i}`], (folder) => folder.stat());
@@ -414,6 +414,7 @@ describe('folders kept across calls, through a descriptor', { skip: process.plat
       const inAll = perRoot.reduce((sum, kept) => sum + kept, 0);
       assert.ok(Math.max(...perRoot) < FOLDERS, `per root: ${perRoot.join(', ')}`);
       assert.ok(inAll > 0 && inAll < (anchors.length * Math.max(...perRoot)), `in all: ${inAll} (per root: ${perRoot.join(', ')})`);
+      assert.ok(perRoot.at(-1)! > 0, `the root used last keeps its folders too, in place of the least recently used: ${perRoot.join(', ')}`);
     } finally {
       for (const anchor of anchors) anchor.close();
     }

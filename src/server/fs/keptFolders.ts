@@ -8,6 +8,8 @@ export interface FolderLease<F> {
 }
 
 interface Kept {
+  readonly owner: KeptFolders;
+  readonly key: string;
   readonly folder: DescriptorFolder;
   /** The folder as it was opened: what its path must still lead to. */
   readonly identity: BigIntStats;
@@ -19,7 +21,8 @@ interface Kept {
 
 /** Folders kept below every root together: each is an open descriptor, and a server may serve many roots. */
 const MAX_KEPT_IN_ALL = 64;
-let keptInAll = 0;
+/** Every root's kept folders, the least recently lent first. */
+const everyKept = new Set<Kept>();
 
 /**
  * Folders below a workspace root kept open across calls (Linux descriptors only), so that a call
@@ -60,15 +63,18 @@ export class KeptFolders {
       folder.dispose();
       throw error;
     }
-    const opened: Kept = { folder, identity, users: 0, dropped: this.mount === undefined || mountOf(folder.fd) !== this.mount };
+    const opened: Kept = { owner: this, key, folder, identity, users: 0, dropped: this.mount === undefined || mountOf(folder.fd) !== this.mount };
     if (!opened.dropped) {
+      // The least recently lent goes first: this root's own, then any root's.
       for (const [oldest] of this.kept) {
-        if (this.kept.size < this.limit && keptInAll < MAX_KEPT_IN_ALL) break;
+        if (this.kept.size < this.limit) break;
         drop(this.take(oldest)!);
       }
-      // Other roots keep every folder the bound allows: lent for this call alone.
-      if (keptInAll < MAX_KEPT_IN_ALL) this.keep(key, opened);
-      else opened.dropped = true;
+      for (const oldest of everyKept) {
+        if (everyKept.size < MAX_KEPT_IN_ALL) break;
+        drop(oldest.owner.take(oldest.key)!);
+      }
+      this.keep(key, opened);
     }
     return lentOnce(opened);
   }
@@ -87,14 +93,14 @@ export class KeptFolders {
     const entry = this.kept.get(key);
     if (entry !== undefined) {
       this.kept.delete(key);
-      keptInAll -= 1;
+      everyKept.delete(entry);
     }
     return entry;
   }
 
   private keep(key: string, entry: Kept): void {
     this.kept.set(key, entry);
-    keptInAll += 1;
+    everyKept.add(entry);
   }
 }
 
