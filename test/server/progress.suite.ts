@@ -156,14 +156,12 @@ for (const { kind, version } of CLIENT_KINDS) {
         await session.call('list_workspaces');
         const descriptorsBefore = openDescriptors(session.pid);
         const controller = new AbortController();
-        let firstProgress: number | undefined;
-        let afterCancel = 0;
+        let heardProgress = false;
         const from = session.wire.received.length;
         const cancelled = session.callWith(tool, args(), {
           signal: controller.signal,
           onprogress: () => {
-            if (firstProgress !== undefined) afterCancel += 1;
-            firstProgress ??= Date.now();
+            heardProgress = true;
             controller.abort();
           },
         });
@@ -171,7 +169,7 @@ for (const { kind, version } of CLIENT_KINDS) {
           (result) => result,
           () => undefined,
         );
-        if (answered !== undefined && firstProgress === undefined) {
+        if (answered !== undefined && !heardProgress) {
           // The tree stops at the answer budget; a fast disk walks that far within one turn, where no
           // cancellation can be heard. The audit (same walk in turns) shows the cancellation.
           expectOk(answered, `${tool} answered within one turn`);
@@ -182,16 +180,20 @@ for (const { kind, version } of CLIENT_KINDS) {
         const request = session.wire.sent.findLast((message) => message.method === 'tools/call' && message.params?.name === tool)!;
         assert.ok(session.wire.sent.some((message) => message.method === 'notifications/cancelled' && message.params?.requestId === request.id), 'the client sent notifications/cancelled');
 
+        // The server reads its input in order: its answer to a call sent after the cancellation
+        // shows the cancellation was heard, however long the machine took to deliver it.
         expectOk(await session.call('list_workspaces'), 'a call after the cancellation');
+        const after = session.wire.sent.findLast((message) => message.method === 'tools/call' && message.params?.name === 'list_workspaces')!;
         // Time enough for a late answer or notice to arrive, were one sent.
         await new Promise((resolve) => setTimeout(resolve, patience(300)));
         const received = session.wire.received.slice(from);
+        const heard = received.findIndex((message) => message.id === after.id && 'result' in message);
+        assert.ok(heard >= 0, 'the later call was answered');
+        assert.deepEqual(progressFor(received.slice(heard), tokenOf(request)), [], 'no progress after the cancellation was heard');
         if (tool === 'audit_workspace') {
           // An audit of 20,000 entries takes far longer than one turn: it was cut short, so nothing follows.
           assert.equal(received.filter((message) => message.id === request.id).length, 0, 'a cancelled call is not answered');
-          assert.ok(progressFor(received, tokenOf(request)).length <= 2, 'no progress after the cancellation was heard');
         }
-        assert.equal(afterCancel <= 1, true);
         const descriptorsAfter = openDescriptors(session.pid);
         if (descriptorsBefore !== undefined) assert.equal(descriptorsAfter, descriptorsBefore, 'descriptors open before and after the cancelled walk');
       });

@@ -10,7 +10,6 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ANSWER_BUDGET_BYTES, MAX_SEARCH_FILE_BYTES } from '../../src/server/limits.js';
 import { connect, expectOk, expectRefusal, makeFastTempDir, removeDir, textOf, writeTree, type Session } from './helpers.js';
-import { patience } from '../patience.js';
 
 /** grep's matching lines of a tree, as `path:line`, paths relative to `cwd`; -r never follows a link, -I skips binary files. */
 function grep(cwd: string, args: readonly string[], pattern: string): string[] {
@@ -151,16 +150,14 @@ describe('search_file_contents', () => {
     expectRefusal(await session.call('search_file_contents', { workspaceUri, path: 'link-out', pattern: 'needle' }), { code: 'ERR_SYMLINK_ESCAPE', stage: 'realpath' }, 'a link out');
   });
 
-  test('(a+)+$ on a line of 100,000 a followed by b: no match, at once', async () => {
+  test('(a+)+$ on a line of 100,000 a followed by b: answered, no match', async () => {
     fs.writeFileSync(path.join(ws, 'pathological.txt'), `${'a'.repeat(100_000)}b\n`);
     try {
-      const started = performance.now();
+      // A backtracking engine takes 2^100000 steps here and never answers (the client's wait limit
+      // fails the call); RE2 takes one pass. How fast is the bench's to say.
       const page = expectOk(await session.call('search_file_contents', { workspaceUri, path: '.', pattern: '(a+)+$', regex: true, globs: ['pathological.txt'] }), 'search');
-      const elapsed = performance.now() - started;
       assert.deepEqual(page.files, []);
       assert.equal(page.searched, 1);
-      // A backtracking engine takes 2^100000 steps here; RE2 takes one pass. The bound is far above the slowest honest run.
-      assert.ok(elapsed < patience(30_000), `${elapsed} ms`);
     } finally {
       fs.rmSync(path.join(ws, 'pathological.txt'));
     }
