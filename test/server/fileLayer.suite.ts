@@ -37,6 +37,22 @@ function heldOpen(): string[] {
   });
 }
 
+/** The folders `anchor` walks to while `run` runs. */
+async function walksDuring(anchor: Anchor, run: () => Promise<void>): Promise<number> {
+  const folder = anchor.folder.bind(anchor);
+  let walks = 0;
+  anchor.folder = (names) => {
+    walks += 1;
+    return folder(names);
+  };
+  try {
+    await run();
+  } finally {
+    anchor.folder = folder;
+  }
+  return walks;
+}
+
 function listing(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true }).map(String).sort();
 }
@@ -217,22 +233,6 @@ for (const mode of MODES) {
       fs.rmSync(base, { recursive: true, force: true });
     });
 
-    /** The folders the anchor walks to while `run` runs. */
-    async function walksDuring(run: () => Promise<void>): Promise<number> {
-      const folder = anchor.folder.bind(anchor);
-      let walks = 0;
-      anchor.folder = (names) => {
-        walks += 1;
-        return folder(names);
-      };
-      try {
-        await run();
-      } finally {
-        anchor.folder = folder;
-      }
-      return walks;
-    }
-
     const openDescriptors = () => (process.platform === 'linux' ? fs.readdirSync('/proc/self/fd').length : 0);
     /** What this process holds open below `dir`, by the kernel's names. */
     const openBelow = (dir: string) => heldOpen().filter((name) => name.startsWith(dir + path.sep));
@@ -243,7 +243,7 @@ for (const mode of MODES) {
       const write = async () => {
         const held = new HeldFolders();
         try {
-          return await walksDuring(async () => {
+          return await walksDuring(anchor, async () => {
             const target = anchor.checked(file, held);
             await settleTemporaries(target);
             assert.equal((await writeFile(target, 'the agent', { base: await baseOf(target) })).kind, 'written');
@@ -267,7 +267,7 @@ for (const mode of MODES) {
       const targets = ['late.txt', 'later.txt'].map((name) => anchor.checked(path.join(base, 'a', 'b', 'c', name), held));
       held.close();
       const descriptors = openDescriptors();
-      const walks = await walksDuring(async () => {
+      const walks = await walksDuring(anchor, async () => {
         for (const target of targets) assert.equal((await writeFile(target, 'late')).kind, 'written');
       });
       assert.equal(walks, 2);
@@ -439,52 +439,48 @@ describe('folders kept across calls, through a descriptor', { skip: process.plat
     }
   });
 
-  test('a kept folder is lent again only while its path leads to it: moved, replaced or linked, the next call walks from the root', () => {
+  test('a kept folder is lent again only while its path leads to it: moved, replaced or linked, the next call walks from the root', async () => {
     const anchor = Anchor.open(ws, 'linux', 'descriptor');
     const folder = path.join(ws, 'deep', 'd0');
-    const walks = (names: readonly string[]) => {
-      const walk = anchor.folder.bind(anchor);
-      let count = 0;
-      anchor.folder = (asked) => {
-        count += 1;
-        return walk(asked);
-      };
-      try {
-        inCall(anchor, names, (held) => held.lstat('mark'));
-      } catch (error) {
-        return { count, error: error as NodeJS.ErrnoException };
-      } finally {
-        anchor.folder = walk;
-      }
-      return { count, error: undefined };
+    /** One call that looks in the folder at `names`: how many walks it took, and what it threw. */
+    const walks = async (names: readonly string[]) => {
+      let error: NodeJS.ErrnoException | undefined;
+      const count = await walksDuring(anchor, async () => {
+        try {
+          inCall(anchor, names, (held) => held.lstat('mark'));
+        } catch (thrown) {
+          error = thrown as NodeJS.ErrnoException;
+        }
+      });
+      return { count, error };
     };
     try {
-      assert.equal(walks(['deep', 'd0']).count, 1);
-      assert.equal(walks(['deep', 'd0']).count, 0, 'control: the kept folder is lent while nothing changed');
+      assert.equal((await walks(['deep', 'd0'])).count, 1);
+      assert.equal((await walks(['deep', 'd0'])).count, 0, 'control: the kept folder is lent while nothing changed');
       // Moved away, and another made at its path.
       fs.renameSync(folder, `${folder}-moved`);
       fs.mkdirSync(folder);
       fs.writeFileSync(path.join(folder, 'mark'), 'new');
-      assert.equal(walks(['deep', 'd0']).count, 1);
+      assert.equal((await walks(['deep', 'd0'])).count, 1);
       assert.equal(inCall(anchor, ['deep', 'd0'], (held) => held.lstat('mark')?.size), 3n, 'the folder now at the path');
       // Deleted and made again.
       fs.rmSync(folder, { recursive: true });
       fs.mkdirSync(folder);
-      assert.equal(walks(['deep', 'd0']).count, 1);
+      assert.equal((await walks(['deep', 'd0'])).count, 1);
       assert.equal(inCall(anchor, ['deep', 'd0'], (held) => held.lstat('mark')), undefined);
       // Moved outside, with a link to it left at its path: the walk meets the link and refuses.
       fs.renameSync(folder, path.join(base, 'outside', 'kept'));
       fs.symlinkSync(path.join(base, 'outside', 'kept'), folder);
-      const linked = walks(['deep', 'd0']);
+      const linked = await walks(['deep', 'd0']);
       assert.equal(linked.count, 1);
       assert.equal(linked.error?.code, 'ECHANGED', String(linked.error));
       fs.unlinkSync(folder);
       fs.renameSync(`${folder}-moved`, folder);
-      assert.equal(walks(['deep', 'd0']).count, 1);
+      assert.equal((await walks(['deep', 'd0'])).count, 1);
       // Its parent swapped for a link to an outside folder of the same name.
       fs.renameSync(path.join(ws, 'deep'), path.join(ws, 'deep-real'));
       fs.symlinkSync(path.join(base, 'outside'), path.join(ws, 'deep'));
-      const through = walks(['deep', 'd0']);
+      const through = await walks(['deep', 'd0']);
       assert.equal(through.error?.code, 'ECHANGED', String(through.error));
       fs.unlinkSync(path.join(ws, 'deep'));
       fs.renameSync(path.join(ws, 'deep-real'), path.join(ws, 'deep'));
