@@ -207,6 +207,19 @@ async function findPanelFrame(page: Page, timeout = 60_000): Promise<Frame> {
   }
 }
 
+/**
+ * The panel's frame for the next check. If an earlier check lost the panel (the window reloaded,
+ * or the panel closed), it is opened again, so one failure does not fail every check after it.
+ */
+async function panelOrReopened(page: Page): Promise<Frame> {
+  try {
+    return await findPanelFrame(page, 20_000);
+  } catch {
+    await runFromPalette(page, 'Boundary Inspector: Open Inspector');
+    return findPanelFrame(page, 20_000);
+  }
+}
+
 /** Picks `root` in #bi-root: a workspace folder's own entry, or the custom choice ("Other…") and its field. */
 async function chooseRoot(frame: Frame, root: string): Promise<void> {
   const options = (await snapshot(frame)).rootOptions;
@@ -338,7 +351,7 @@ export async function runUiChecks(page: Page, demo: DemoWorkspace, options: UiOp
     const started = Date.now();
     try {
       // A reloaded webview is a new frame.
-      if (frame === undefined || frame.isDetached()) frame = await findPanelFrame(page);
+      if (frame === undefined || frame.isDetached()) frame = await panelOrReopened(page);
       await body(frame);
       results.push({ name, ok: true, duration: Date.now() - started, error: null });
       log(`ui: ok   ${name}`);
