@@ -420,6 +420,24 @@ describe('folders kept across calls, through a descriptor', { skip: process.plat
     }
   });
 
+  test('a folder lent again is kept longest: the one given up is the one lent longest ago', async () => {
+    const anchor = Anchor.open(ws, 'linux', 'descriptor');
+    const walks = (names: readonly string[]) => walksDuring(anchor, async () => void inCall(anchor, names, (folder) => folder.stat()));
+    try {
+      // Fill the root's share; the one past it pushes out d0.
+      let share = 0;
+      while (share < FOLDERS && (await walks(['deep', `d${share}`])) === 1 && anchor.keptFolders === share + 1) share += 1;
+      assert.ok(share > 2 && share < FOLDERS - 1, `kept ${share} of ${FOLDERS}`);
+      // d1, now the oldest, is lent again; the next new folder then pushes out d2 instead.
+      assert.equal(await walks(['deep', 'd1']), 0, 'control: d1 is still kept');
+      assert.equal(await walks(['deep', `d${share + 1}`]), 1);
+      assert.equal(await walks(['deep', 'd1']), 0, 'the folder lent again was kept');
+      assert.equal(await walks(['deep', 'd2']), 1, 'the folder lent longest ago was given up');
+    } finally {
+      anchor.close();
+    }
+  });
+
   test('a kept folder dropped while a call holds it stays open for that call, and is closed when the call gives it back', () => {
     const anchor = Anchor.open(ws, 'linux', 'descriptor');
     try {

@@ -13,6 +13,8 @@ interface Kept {
   readonly folder: DescriptorFolder;
   /** The folder as it was opened: what its path must still lead to. */
   readonly identity: BigIntStats;
+  /** When it was last lent (`lendings`): the least recent is given up first. */
+  lastLent: number;
   /** Calls holding it now: it is closed only once none does. */
   users: number;
   /** No longer lent: closed when its last user releases it. */
@@ -21,8 +23,10 @@ interface Kept {
 
 /** Folders kept below every root together: each is an open descriptor, and a server may serve many roots. */
 const MAX_KEPT_IN_ALL = 64;
-/** Every root's kept folders, the least recently lent first. */
+/** Every root's kept folders. */
 const everyKept = new Set<Kept>();
+/** Loans so far, in every root: a clock for the order of lending (kept in each entry, so that a loan moves nothing in the maps). */
+let lendings = 0;
 
 /**
  * Folders below a workspace root kept open across calls (Linux descriptors only), so that a call
@@ -46,14 +50,13 @@ export class KeptFolders {
 
   /** The folder at `path` (key: its names below the root): kept, if still there, or opened now by `open`. */
   lend(key: string, path: string, open: () => DescriptorFolder): FolderLease<DescriptorFolder> {
-    const kept = this.take(key);
+    const kept = this.kept.get(key);
     if (kept !== undefined) {
       if (stillAt(kept, path)) {
-        // The most recently lent is kept longest.
-        this.keep(key, kept);
+        kept.lastLent = ++lendings;
         return lentOnce(kept);
       }
-      drop(kept);
+      this.forget(kept);
     }
     const folder = open();
     let identity: BigIntStats;
@@ -63,25 +66,23 @@ export class KeptFolders {
       folder.dispose();
       throw error;
     }
-    const opened: Kept = { owner: this, key, folder, identity, users: 0, dropped: this.mount === undefined || mountOf(folder.fd) !== this.mount };
+    const opened: Kept = { owner: this, key, folder, identity, lastLent: ++lendings, users: 0, dropped: this.mount === undefined || mountOf(folder.fd) !== this.mount };
     if (!opened.dropped) {
       // The least recently lent goes first: this root's own, then any root's.
-      for (const [oldest] of this.kept) {
-        if (this.kept.size < this.limit) break;
-        drop(this.take(oldest)!);
+      while (this.kept.size >= this.limit) this.forget(leastRecent(this.kept.values()));
+      while (everyKept.size >= MAX_KEPT_IN_ALL) {
+        const oldest = leastRecent(everyKept);
+        oldest.owner.forget(oldest);
       }
-      for (const oldest of everyKept) {
-        if (everyKept.size < MAX_KEPT_IN_ALL) break;
-        drop(oldest.owner.take(oldest.key)!);
-      }
-      this.keep(key, opened);
+      this.kept.set(key, opened);
+      everyKept.add(opened);
     }
     return lentOnce(opened);
   }
 
   /** Drops every kept folder: each is closed once no call holds it. */
   clear(): void {
-    for (const key of [...this.kept.keys()]) drop(this.take(key)!);
+    for (const entry of [...this.kept.values()]) this.forget(entry);
   }
 
   /** How many are kept now. */
@@ -89,19 +90,19 @@ export class KeptFolders {
     return this.kept.size;
   }
 
-  private take(key: string): Kept | undefined {
-    const entry = this.kept.get(key);
-    if (entry !== undefined) {
-      this.kept.delete(key);
-      everyKept.delete(entry);
-    }
-    return entry;
+  /** Keeps `entry` no longer, and drops it. */
+  private forget(entry: Kept): void {
+    this.kept.delete(entry.key);
+    everyKept.delete(entry);
+    drop(entry);
   }
+}
 
-  private keep(key: string, entry: Kept): void {
-    this.kept.set(key, entry);
-    everyKept.add(entry);
-  }
+/** The entry lent longest ago (a few dozen at most). */
+function leastRecent(entries: Iterable<Kept>): Kept {
+  let oldest: Kept | undefined;
+  for (const entry of entries) if (oldest === undefined || entry.lastLent < oldest.lastLent) oldest = entry;
+  return oldest!;
 }
 
 /** No longer lent: closed now, or when its last user gives it back. */

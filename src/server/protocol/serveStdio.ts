@@ -50,20 +50,30 @@ function collectWhenIdle(): () => void {
   } catch {
     collect = undefined;
   }
+  const heapSize = () => v8.getHeapStatistics().total_heap_size;
+  let collected = heapSize();
+  let lastAnswer = 0;
   let timer: NodeJS.Timeout | undefined;
-  let collected = v8.getHeapStatistics().total_heap_size;
-  const full = () => {
+  // After a collection, a second, once the heap is quiet again, gives back the pages the first freed.
+  let second = false;
+  // The heap is looked at once the answers have stopped, not at each answer: a light call costs little more than that look.
+  const whenQuiet = () => {
+    const quietFor = performance.now() - lastAnswer;
+    if (quietFor < COLLECT_AFTER_MS) {
+      timer = setTimeout(whenQuiet, COLLECT_AFTER_MS - quietFor).unref();
+      return;
+    }
+    timer = undefined;
+    if (!second && heapSize() < collected + COLLECT_GROWTH_BYTES) return;
     collect!();
-    collected = v8.getHeapStatistics().total_heap_size;
+    collected = heapSize();
+    second = !second;
+    if (second) timer = setTimeout(whenQuiet, COLLECT_AFTER_MS).unref();
   };
   return () => {
-    if (collect === undefined || v8.getHeapStatistics().total_heap_size < collected + COLLECT_GROWTH_BYTES) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      full();
-      // A second, once the heap is quiet, gives back the pages the first freed.
-      timer = setTimeout(full, COLLECT_AFTER_MS).unref();
-    }, COLLECT_AFTER_MS).unref();
+    if (collect === undefined) return;
+    lastAnswer = performance.now();
+    timer ??= setTimeout(whenQuiet, COLLECT_AFTER_MS).unref();
   };
 }
 
