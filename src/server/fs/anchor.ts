@@ -1,5 +1,4 @@
 import fs, { type BigIntStats } from 'node:fs';
-import nodePath from 'node:path';
 import { descriptorPathsWork } from '../../host/protection.js';
 import { splitAbsolute, type EntryKind, type Platform, type SplitPath } from '../../core/index.js';
 import { DescriptorFolder } from './descriptorFolder.js';
@@ -155,7 +154,7 @@ export class Anchor {
     // Through a descriptor, a folder two names deep or more is opened at once when the kernel's
     // name for it proves the walk (DescriptorFolder.openBelow).
     if (names.length > 1 && this.root instanceof DescriptorFolder) {
-      const direct = this.root.openBelow(names, nodePath.join(this.rootPath, ...names));
+      const direct = this.root.openBelow(names, this.pathBelow(names.join('/')));
       if (direct !== undefined) return direct;
     }
     let current = this.root;
@@ -182,7 +181,13 @@ export class Anchor {
       const folder = this.folder(names);
       return { folder, release: () => folder.close() };
     }
-    return this.kept.lend(names.join('/'), nodePath.join(this.rootPath, ...names), () => this.folder(names) as DescriptorFolder);
+    const key = names.join('/');
+    return this.kept.lend(key, this.pathBelow(key), () => this.folder(names) as DescriptorFolder);
+  }
+
+  /** The path of the folder `below` names (checked names joined by "/", as descriptors exist only on Linux), as path.join would spell it. */
+  private pathBelow(below: string): string {
+    return this.rootPath.endsWith('/') ? this.rootPath + below : `${this.rootPath}/${below}`;
   }
 
   /** How many folders below the root are kept open for later calls. */

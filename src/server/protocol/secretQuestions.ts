@@ -90,8 +90,8 @@ export class SecretQuestions {
         consent.settle('refused');
         return result;
       };
+      if (consent.held.size === 0 || round >= MAX_QUESTIONS) return refused();
       const held = [...consent.held.values()];
-      if (held.length === 0 || round >= MAX_QUESTIONS) return refused();
       if (answered !== undefined && previous !== undefined) {
         // Only what was asked, and is still what the call needs, is allowed.
         const allowed = held.filter((path) => previous.asked.includes(path.key));
