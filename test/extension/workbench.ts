@@ -27,6 +27,7 @@ export async function runFromPalette(page: Page, title: string): Promise<void> {
       await palette.waitFor({ state: 'visible', timeout: 10_000 });
       await palette.fill(`>${title}`);
       await settledOn(page, title);
+      // The row whose label is the title itself: the best match by the palette's ranking may be a neighbour.
       const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactly(title) }) }).first();
       await row.click({ timeout: 10_000 });
       return;
