@@ -16,7 +16,7 @@ import {
   editFileName,
   type RoundTripWorkspace,
 } from './fixtures.js';
-import { answerText, CONFIGURATION_LABELS, CONFIGURATIONS, sandbox, startServer, UnavailableError, type Configuration, type OursConfiguration, type RunningServer, type ToolAnswer } from './servers.js';
+import { answerText, CLIENT_CPU, CONFIGURATION_LABELS, CONFIGURATIONS, pinThisProcess, SERVER_CPU, sandbox, startServer, UnavailableError, type Configuration, type OursConfiguration, type RunningServer, type ToolAnswer } from './servers.js';
 import { formatBytes, formatMs, formatNumber, formatRatio, median, msSince, nowNs, percentile, renderTable, roundOrder, type Verdict } from './stats.js';
 
 export interface RoundTripSettings {
@@ -26,6 +26,8 @@ export interface RoundTripSettings {
   /** ...and makes at least this many calls (the heavy rows take most of a second per call). */
   readonly minCallsPerRound: number;
   readonly warmupCalls: number;
+  /** The client on the first CPU and every server on the second (--pin), so that none takes CPU from the other. */
+  readonly pinned?: boolean;
 }
 
 // Many short rounds: a burst of load from other work lands in a few rounds of every server, not in one server's share.
@@ -405,6 +407,7 @@ export async function runRoundTrips(options: {
   const workspace = createRoundTripWorkspace();
   const servers = new Map<Configuration, RunningServer>();
   const failures = new Map<Configuration, string>();
+  const unpin = options.settings.pinned === true ? pinThisProcess(CLIENT_CPU) : undefined;
   try {
     for (const configuration of CONFIGURATIONS) {
       if (configuration === 'ours-sandbox' && !sandbox().available) {
@@ -412,7 +415,7 @@ export async function runRoundTrips(options: {
         continue;
       }
       try {
-        servers.set(configuration, await startServer(configuration, workspace.root, { bundle: options.bundle }));
+        servers.set(configuration, await startServer(configuration, workspace.root, { bundle: options.bundle, ...(options.settings.pinned === true ? { cpu: SERVER_CPU } : {}) }));
       } catch (error) {
         failures.set(configuration, error instanceof UnavailableError ? error.message : `could not start: ${(error as Error).message}`);
       }
@@ -426,6 +429,7 @@ export async function runRoundTrips(options: {
   } finally {
     await Promise.all([...servers.values()].map((server) => server.close().catch(() => undefined)));
     removeTempDir(workspace.root);
+    unpin?.();
   }
 }
 

@@ -12,7 +12,7 @@ import { describeMachine, formatMachine } from './machine.js';
 import { FULL_PIPELINE, formatPipeline, QUICK_PIPELINE, runPipeline, type PipelineReport } from './pipeline.js';
 import { formatRoundTrips, FULL_ROUND_TRIPS, QUICK_ROUND_TRIPS, runRoundTrips, type RoundTripReport } from './roundTrips.js';
 import { formatScale, FULL_SCALE, QUICK_SCALE, runScale, type ScaleReport } from './scale.js';
-import { builtServer, DEFAULT_RESULTS_FILE, referenceServer, sandbox, snapshotBundle } from './servers.js';
+import { builtServer, DEFAULT_RESULTS_FILE, pinningWorks, referenceServer, sandbox, snapshotBundle } from './servers.js';
 import { formatStartup, FULL_STARTUP, QUICK_STARTUP, runStartup, type StartupReport } from './startup.js';
 import { formatSyscalls, FULL_SYSCALLS, QUICK_SYSCALLS, runSyscalls, type SyscallReport } from './syscalls.js';
 
@@ -50,6 +50,9 @@ Sections (all by default, in this order):
 Options:
   --quick             a smoke run of about a minute: fewer rounds, no 1M tree
   --only <section>    run only these sections (repeatable, or comma-separated)
+  --pin               the round trips with this client on the first CPU and every server on the
+                      second (taskset; two CPUs or more), so that none takes CPU from the other;
+                      the goals are judged on the unpinned run
   --large             generate the 1,000,000-file tree even if that takes more than 3 minutes
                       here (the full run includes it whenever it is cached or quick to make)
   --results <file>    where to write the JSON (default bench/results.json); with --only, the
@@ -150,6 +153,7 @@ async function main(): Promise<number> {
         quick: { type: 'boolean' },
         only: { type: 'string', multiple: true },
         large: { type: 'boolean' },
+        pin: { type: 'boolean' },
         results: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -172,6 +176,11 @@ async function main(): Promise<number> {
   }
   const sections = only.length > 0 ? SECTIONS.filter((section) => only.includes(section)) : [...SECTIONS];
   const quick = values.quick === true;
+  const pinned = values.pin === true;
+  if (pinned && !pinningWorks()) {
+    process.stderr.write('perf: --pin needs two CPUs or more and taskset (util-linux)\n');
+    return 2;
+  }
   const resultsFile = path.resolve(values.results ?? DEFAULT_RESULTS_FILE);
   const needsServers = sections.some((section) => section === 'round-trips' || section === 'syscalls' || section === 'scale' || section === 'startup' || section === 'bytes');
   if (needsServers && !fs.existsSync(builtServer)) {
@@ -204,14 +213,15 @@ async function main(): Promise<number> {
     measured: {},
   };
   process.stdout.write(`${heading('Machine')}${formatMachine(machine)}\nSandbox: ${results.sandbox.available ? results.sandbox.reason : `unavailable: ${results.sandbox.reason}`}\n`);
-  process.stdout.write(`Mode: ${quick ? 'quick (smoke run: few rounds, noisy)' : 'full'}; sections: ${sections.join(', ')}\n`);
+  process.stdout.write(`Mode: ${quick ? 'quick (smoke run: few rounds, noisy)' : 'full'}; sections: ${sections.join(', ')}${pinned ? '; round trips pinned (the client on CPU 0, the servers on CPU 1)' : ''}\n`);
 
   const started = Date.now();
   for (const section of sections) {
     const sectionStart = Date.now();
     switch (section) {
       case 'round-trips': {
-        const report = await runRoundTrips({ settings: quick ? QUICK_ROUND_TRIPS : FULL_ROUND_TRIPS, bundle, progress });
+        const settings = quick ? QUICK_ROUND_TRIPS : FULL_ROUND_TRIPS;
+        const report = await runRoundTrips({ settings: pinned ? { ...settings, pinned } : settings, bundle, progress });
         results.roundTrips = report;
         process.stdout.write(`${heading('1. Server round trips (one stdio client per server, one call in flight)')}${formatRoundTrips(report)}\n`);
         process.stdout.write(

@@ -1,6 +1,7 @@
 // Starting the servers under test and talking to them with the v1 SDK client, the one client both
 // speak (2025-11-25 `initialize`). Ours runs from a copy of dist/server.js taken when the run
 // starts, so a rebuild by someone else halfway through cannot change what is measured.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,6 +70,42 @@ export interface StartOptions {
   readonly bundle: string;
   /** Flags for node itself, before the script (e.g. --cpu-prof). */
   readonly nodeFlags?: readonly string[];
+  /** The one CPU the server, and every process it starts, runs on (taskset); any, when absent. */
+  readonly cpu?: number;
+}
+
+/** The CPUs this process may run on, as taskset lists them ("0-1", "0,2-3"); undefined without taskset. */
+function allowedCpus(): string | undefined {
+  try {
+    return /affinity list:\s*(\S+)/.exec(execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether --pin can put the client and the servers on CPUs of their own: taskset, and CPUs 0 and 1 allowed. */
+export function pinningWorks(): boolean {
+  const cpus = new Set<number>();
+  for (const part of allowedCpus()?.split(',') ?? []) {
+    const [from, to = from] = part.split('-').map(Number);
+    for (let cpu = from!; cpu <= to!; cpu++) cpus.add(cpu);
+  }
+  return cpus.has(CLIENT_CPU) && cpus.has(SERVER_CPU);
+}
+
+/** Where --pin runs the client, and every server. */
+export const CLIENT_CPU = 0;
+export const SERVER_CPU = 1;
+
+/**
+ * Runs this process's threads on `cpu` only (taskset); what it returns puts back the CPUs they
+ * had. For side-by-side runs on a small machine: the client on one CPU, the servers on another.
+ */
+export function pinThisProcess(cpu: number): () => void {
+  const before = allowedCpus();
+  if (before === undefined) throw new Error('taskset did not say which CPUs this process runs on');
+  execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
+  return () => execFileSync('taskset', ['-a', '-p', '-c', before, String(process.pid)], { stdio: 'ignore' });
 }
 
 export function serverArguments(configuration: Configuration, workspace: string, bundle: string): string[] {
@@ -103,9 +140,12 @@ export function processTreeMemory(pid: number, field: 'VmHWM' | 'VmRSS'): number
 }
 
 export async function startServer(configuration: Configuration, workspace: string, options: StartOptions): Promise<RunningServer> {
+  const node = [process.execPath, ...(options.nodeFlags ?? []), ...serverArguments(configuration, workspace, options.bundle)];
+  // taskset executes node in its own process: the pid is the server's.
+  const command = options.cpu === undefined ? node : ['taskset', '-c', String(options.cpu), ...node];
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...(options.nodeFlags ?? []), ...serverArguments(configuration, workspace, options.bundle)],
+    command: command[0]!,
+    args: command.slice(1),
     stderr: 'pipe',
     cwd: path.dirname(workspace),
   });
