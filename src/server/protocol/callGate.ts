@@ -30,7 +30,7 @@ export class CallGate {
   }
 
   async run<T>(work: () => Promise<T>, signal?: CancelSignal): Promise<T> {
-    if (this.waiting.length === 0 && this.running < this.slots && !this.congested()) {
+    if (this.waiting.length === 0 && this.hasRoom()) {
       // A free slot and no one ahead: the turn is taken at once.
       if (signal?.aborted) throw new CancelledWhileWaiting();
       this.running += 1;
@@ -59,6 +59,11 @@ export class CallGate {
     });
   }
 
+  /** A slot is free and the output is not congested. */
+  private hasRoom(): boolean {
+    return this.running < this.slots && !this.congested();
+  }
+
   private pump(): void {
     while (this.waiting.length > 0) {
       const next = this.waiting[0]!;
@@ -68,7 +73,7 @@ export class CallGate {
         next.start();
         continue;
       }
-      if (this.running >= this.slots || this.congested()) return;
+      if (!this.hasRoom()) return;
       this.waiting.shift();
       this.running += 1;
       next.start();
