@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import { parseJSONRPCMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import { JSONRPC_VERSION, parseJSONRPCMessage, type JSONRPCMessage, type JSONRPCRequest, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { formatBytes, MAX_MESSAGE_BYTES, MAX_OUTPUT_BACKLOG, MAX_PENDING_BYTES, MAX_PENDING_REQUESTS, MAX_SENT_BYTES } from '../limits.js';
+import { encodeMessage } from './encodedOnce.js';
 import { IdScanner, isRequestId } from './idScanner.js';
 import { invalidParams } from './invalidParams.js';
 
@@ -25,6 +26,22 @@ export interface LineTransportOptions {
   readonly intercept?: (message: JSONRPCMessage) => boolean;
   /** Called when the connection closes, before the SDK hears of it. */
   readonly onclose?: () => void;
+}
+
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * A request the SDK's JSON-RPC schema would accept and give back unchanged, told without it: that
+ * schema is a union of four, tried in turn, and costs more than a light call's own work. A request
+ * with `_meta` in its params, which the schema checks, and anything else is left to the schema.
+ */
+export function plainRequest(value: unknown): JSONRPCRequest | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { jsonrpc, id, method, params } = value as Record<string, unknown>;
+  if (jsonrpc !== JSONRPC_VERSION || typeof method !== 'string' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params) || Object.hasOwn(params, '_meta'))) return undefined;
+  for (const member of Object.keys(value)) if (!REQUEST_MEMBERS.has(member)) return undefined;
+  return value as JSONRPCRequest;
 }
 
 function pendingKey(id: RequestId): string {
@@ -109,7 +126,7 @@ export class LineTransport implements Transport {
     const id = 'id' in message && ('result' in message || 'error' in message) ? (message.id as RequestId | undefined) : undefined;
     let line: string | undefined;
     try {
-      line = JSON.stringify(message);
+      line = encodeMessage(message);
     } catch {
       // too large or too deep to encode: replaced below
     }
@@ -222,7 +239,7 @@ export class LineTransport implements Transport {
   private accept(value: unknown, bytes: number): void {
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(value);
+      message = plainRequest(value) ?? parseJSONRPCMessage(value);
     } catch {
       this.refuseInvalid(value);
       return;
