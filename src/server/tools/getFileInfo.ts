@@ -3,11 +3,7 @@ import { quotedIfHidden } from '../../core/index.js';
 import { describe, entryTypeOf, notThere } from '../fs/index.js';
 import { defineTool, ok, pathField, refused } from './tool.js';
 import { entryTypeSchema } from './entries.js';
-
-/** Milliseconds rounded, as Node's own Stats dates are. */
-function isoTime(nanoseconds: bigint): string {
-  return new Date(Math.round(Number(nanoseconds) / 1e6)).toISOString();
-}
+import { isoTimeOfNs } from './isoTime.js';
 
 export const getFileInfo = defineTool({
   name: 'get_file_info',
@@ -34,21 +30,22 @@ export const getFileInfo = defineTool({
     const { stats, linkTarget } = describe(checked.target);
     const type = entryTypeOf(stats);
     // A birth time of 0 is how Node reports a filesystem that does not keep one.
-    const created = stats.birthtimeNs > 0n ? isoTime(stats.birthtimeNs) : null;
-    const permissions = (stats.mode & 0o7777n).toString(8).padStart(3, '0');
+    const created = stats.birthtimeNs > 0n ? isoTimeOfNs(stats.birthtimeNs) : null;
+    const permissions = (Number(stats.mode) & 0o7777).toString(8).padStart(3, '0');
     const size = Number(stats.size);
+    const relative = scope.relative(checked.path);
     const info = {
-      path: scope.relative(checked.path),
+      path: relative,
       type,
       size,
       ...(created !== null ? { created } : {}),
-      modified: isoTime(stats.mtimeNs),
-      accessed: isoTime(stats.atimeNs),
+      modified: isoTimeOfNs(stats.mtimeNs),
+      accessed: isoTimeOfNs(stats.atimeNs),
       permissions,
       ...(linkTarget !== undefined ? { linkTarget } : {}),
     };
     const lines = [
-      `path: ${quotedIfHidden(scope.relative(checked.path))}`,
+      `path: ${quotedIfHidden(relative)}`,
       `type: ${type}`,
       ...(linkTarget !== undefined ? [`linkTarget: ${quotedIfHidden(linkTarget)}`] : []),
       `size: ${size}`,
