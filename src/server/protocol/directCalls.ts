@@ -32,10 +32,6 @@ function plainCall(params: unknown): { name: string; args: Record<string, unknow
   return { name: params.name, args, token };
 }
 
-function keyOf(id: RequestId): string {
-  return `${typeof id}:${id}`;
-}
-
 /**
  * Answers `tools/call` on a connection opened with `initialize` (2025-11-25 and earlier) without
  * the SDK's per-request machinery, which parses each message against its JSON-RPC schemas several
@@ -53,7 +49,7 @@ function keyOf(id: RequestId): string {
  */
 export class DirectCalls {
   private serving: { readonly connection: Connection; readonly schemas: ReadonlyMap<string, z.ZodObject> } | undefined;
-  private readonly running = new Map<string, { aborted: boolean }>();
+  private readonly running = new Map<RequestId, { aborted: boolean }>();
 
   constructor(
     private readonly session: Session,
@@ -72,7 +68,7 @@ export class DirectCalls {
     if (message.method === 'notifications/cancelled') {
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') {
-        const call = this.running.get(keyOf(requestId));
+        const call = this.running.get(requestId);
         if (call !== undefined) call.aborted = true;
       }
       return false;
@@ -96,9 +92,8 @@ export class DirectCalls {
   }
 
   private start(id: RequestId, name: string, args: Record<string, unknown>, connection: Connection, token: ProgressToken | undefined): void {
-    const key = keyOf(id);
     const cancel = { aborted: false };
-    this.running.set(key, cancel);
+    this.running.set(id, cancel);
     const options: CallOptions = {
       connection,
       signal: cancel,
@@ -110,17 +105,17 @@ export class DirectCalls {
                 this.report(error instanceof Error ? error : new Error(String(error))),
               ),
     };
+    const answer = (result: CallToolResult): Promise<void> | undefined => {
+      if (this.running.get(id) === cancel) this.running.delete(id);
+      if (cancel.aborted) return undefined;
+      return this.send({ jsonrpc: '2.0', id, result });
+    };
     this.session
       .call(name, args, options)
       .then(
-        (result) => result as CallToolResult,
-        (error: unknown): CallToolResult => ({ content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }),
+        (result) => answer(result as CallToolResult),
+        (error: unknown) => answer({ content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }),
       )
-      .then((result) => {
-        if (this.running.get(key) === cancel) this.running.delete(key);
-        if (cancel.aborted) return undefined;
-        return this.send({ jsonrpc: '2.0', id, result });
-      })
       .catch((error: unknown) => this.report(error instanceof Error ? error : new Error(String(error))));
   }
 }

@@ -24,10 +24,10 @@ export function encodeMessage(message: object): string {
   const result = 'result' in message ? message.result : undefined;
   const encoded = typeof result === 'object' && result !== null ? encodings.get(result) : undefined;
   if (encoded === undefined) return JSON.stringify(message);
-  const members: string[] = [];
-  for (const [key, value] of Object.entries(message)) {
-    const json = key === 'result' ? encoded : JSON.stringify(value);
-    if (json !== undefined) members.push(`${JSON.stringify(key)}:${json}`);
+  let members = '';
+  for (const key of Object.keys(message)) {
+    const json = key === 'result' ? encoded : JSON.stringify(message[key as keyof typeof message]);
+    if (json !== undefined) members += `${members === '' ? '' : ','}${JSON.stringify(key)}:${json}`;
   }
-  return `{${members.join(',')}}`;
+  return `{${members}}`;
 }

@@ -44,10 +44,6 @@ export function plainRequest(value: unknown): JSONRPCRequest | undefined {
   return value as JSONRPCRequest;
 }
 
-function pendingKey(id: RequestId): string {
-  return `${typeof id}:${id}`;
-}
-
 /**
  * MCP's stdio binding: newline-delimited JSON-RPC on stdin and stdout, in front of the SDK's
  * serveStdio. Unlike the SDK's own reader it never closes the connection over what a client
@@ -71,7 +67,7 @@ export class LineTransport implements Transport {
   private pieces: Buffer[] = [];
   private lineBytes = 0;
   private scanner: IdScanner | undefined;
-  private readonly pending = new Map<string, { count: number; bytes: number }>();
+  private readonly pending = new Map<RequestId, { count: number; bytes: number }>();
   private pendingCount = 0;
   private pendingBytes = 0;
   private started = false;
@@ -157,15 +153,14 @@ export class LineTransport implements Transport {
   }
 
   private settle(id: RequestId): void {
-    const key = pendingKey(id);
-    const entry = this.pending.get(key);
+    const entry = this.pending.get(id);
     if (entry === undefined) return;
     const bytes = entry.bytes / entry.count;
     entry.count -= 1;
     entry.bytes -= bytes;
     this.pendingCount -= 1;
     this.pendingBytes -= bytes;
-    if (entry.count === 0) this.pending.delete(key);
+    if (entry.count === 0) this.pending.delete(id);
     if (this.pendingCount === 0) {
       this.options.onidle?.();
       if (this.ending) void this.close();
@@ -261,11 +256,10 @@ export class LineTransport implements Transport {
         );
         return;
       }
-      const key = pendingKey(request.id);
-      const entry = this.pending.get(key) ?? { count: 0, bytes: 0 };
+      const entry = this.pending.get(request.id) ?? { count: 0, bytes: 0 };
       entry.count += 1;
       entry.bytes += bytes;
-      this.pending.set(key, entry);
+      this.pending.set(request.id, entry);
       this.pendingCount += 1;
       this.pendingBytes += bytes;
     } else if ('method' in message && message.method === 'notifications/cancelled') {
