@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { JSONRPC_VERSION, parseJSONRPCMessage, type JSONRPCMessage, type JSONRPCRequest, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { formatBytes, MAX_MESSAGE_BYTES, MAX_OUTPUT_BACKLOG, MAX_PENDING_BYTES, MAX_PENDING_REQUESTS, MAX_SENT_BYTES } from '../limits.js';
-import { encodeMessage } from './encodedOnce.js';
 import { IdScanner, isRequestId } from './idScanner.js';
 import { invalidParams } from './invalidParams.js';
 
@@ -122,7 +121,7 @@ export class LineTransport implements Transport {
     const id = 'id' in message && ('result' in message || 'error' in message) ? (message.id as RequestId | undefined) : undefined;
     let line: string | undefined;
     try {
-      line = encodeMessage(message);
+      line = JSON.stringify(message);
     } catch {
       // too large or too deep to encode: replaced below
     }

@@ -16,7 +16,6 @@ import { WORKSPACE_TOOLS } from '../tools/index.js';
 import { listWorkspaces } from '../tools/listWorkspaces.js';
 import { accessOf, makeScope, otherWorkspaces, type Outcome, type ServerState, type ToolDefinition, type WorkspaceWatch } from '../tools/tool.js';
 import { heavyCalls, lightCalls, longCalls } from './callGate.js';
-import { encodedOnce } from './encodedOnce.js';
 import type { Era } from './era.js';
 import { chooseFromRoots } from './legacyRoots.js';
 import { RefusalNotices, type RefusalListener } from './refusalNotices.js';
@@ -194,9 +193,6 @@ export function createSession({ grants, platform, sandbox }: SessionOptions, por
     return decided;
   };
 
-  // The grants, the sandbox and the anchors are fixed once the server starts: listed once.
-  let listing: CallToolResult | undefined;
-
   const schemas = new Map<Era, ReadonlyMap<string, z.ZodObject>>();
   const inputSchemas = (era: Era) => {
     let known = schemas.get(era);
@@ -257,11 +253,8 @@ export function createSession({ grants, platform, sandbox }: SessionOptions, por
     inputSchemas,
     async call(name, args, options) {
       if (name === listWorkspaces.name) {
-        if (listing === undefined) {
-          const { structured, text } = listWorkspaces.run(state);
-          listing = encodedOnce<CallToolResult>({ content: [{ type: 'text', text }], structuredContent: structured });
-        }
-        return listing;
+        const { structured, text } = listWorkspaces.run(state);
+        return { content: [{ type: 'text', text }], structuredContent: structured };
       }
       const tool = TOOLS.get(name);
       if (tool === undefined) throw new Error(`Tool ${name} not found`);

@@ -43,13 +43,23 @@ export const listWorkspaces = {
       .describe('The protection layers and their state on this host.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: describeWorkspaces,
+  run(state: ServerState): Listing {
+    let listing = listings.get(state);
+    if (listing === undefined) {
+      listing = describeWorkspaces(state);
+      listings.set(state, listing);
+    }
+    return listing;
+  },
 };
 
 interface Listing {
   readonly structured: Record<string, unknown>;
   readonly text: string;
 }
+
+/** The grants, the sandbox and the anchors are fixed once the server starts: the listing is made once. */
+const listings = new WeakMap<ServerState, Listing>();
 
 function describeWorkspaces(state: ServerState): Listing {
   const anchored = state.grants.every((grant) => anchorOf(grant, state.platform).mode === 'descriptor');
