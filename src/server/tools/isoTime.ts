@@ -1,5 +1,5 @@
 const MS_PER_DAY = 86_400_000;
-/** 10000-01-01T00:00:00Z: from there on, and before 1970, `toISOString` writes the year its own way. */
+/** 10000-01-01T00:00:00Z: from there on `toISOString` writes a signed six-digit year. */
 const YEAR_10000_MS = 253_402_300_800_000;
 
 function pad(value: number, width: number): string {
