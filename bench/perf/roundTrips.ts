@@ -89,7 +89,6 @@ async function callAllPages(server: RunningServer, work: Call | readonly Call[])
 
 const CONTENT_4K = 'x'.repeat(4095) + '\n';
 
-
 /** Entries in our list_directory answer: its text's lines, without the headings of each kind. */
 function listedCount(answer: ToolAnswer): number {
   return answerText(answer)

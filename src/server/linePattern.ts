@@ -22,7 +22,6 @@ export interface PatternOptions {
   readonly caseSensitive: boolean;
 }
 
-
 let loaded: typeof RE2 | undefined;
 
 /**

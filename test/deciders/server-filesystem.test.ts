@@ -251,4 +251,3 @@ test('each of its own tools keeps its name; this server names map by access', ()
   }
 });
 
-
