@@ -396,7 +396,7 @@ describe('temporary files: one short pattern, never left behind', () => {
 
       await writeFile(anchor.checked(path.join(base, 'target.txt')), 'complete');
       assert.equal(fs.existsSync(path.join(base, deadTemporary)), false, 'the dead writer\'s temporary file is gone');
-      assert.equal(fs.existsSync(path.join(base, reusedPid)), false, 'a writer whose pid another process took since is gone');
+      assert.equal(fs.existsSync(path.join(base, reusedPid)), false, 'a writer whose pid is another process\'s now is gone');
       assert.equal(fs.existsSync(path.join(base, busy)), true, 'a live writer\'s temporary file is kept');
       assert.equal(fs.existsSync(path.join(base, busyAside)), true, 'a live writer\'s file taken aside is kept, however old its times');
       assert.equal(fs.existsSync(path.join(base, otherNamespace)), true, 'a writer that cannot be asked is taken to live');
@@ -408,7 +408,7 @@ describe('temporary files: one short pattern, never left behind', () => {
       await new Promise((resolve) => live.once('exit', resolve));
       await writeFile(anchor.checked(path.join(base, 'target.txt')), 'again');
       assert.equal(fs.existsSync(path.join(base, busy)), false, 'the writer gone, its temporary file is removed');
-      assert.equal(fs.existsSync(path.join(base, busyAside)), false, 'and the file it took aside, superseded by the file at the name');
+      assert.equal(fs.existsSync(path.join(base, busyAside)), false, 'and the file it set aside, superseded by the file at the name');
       assert.equal(fs.readFileSync(path.join(base, 'target.txt'), 'utf8'), 'again');
       fs.unlinkSync(path.join(base, other));
     } finally {
