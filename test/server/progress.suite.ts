@@ -129,19 +129,18 @@ for (const { kind, version } of CLIENT_KINDS) {
     }
 
     test('a big walk reports progress as it goes, at most one notification per 100 ms, the last with the total', async () => {
-      const seen: (ProgressSeen & { at: number })[] = [];
+      const seen: ProgressSeen[] = [];
       const from = session.wire.received.length;
       const started = Date.now();
-      const result = await session.callWith('audit_workspace', { workspaceUri: fileUri(big), maxEntries: 100_000 }, { onprogress: (progress) => seen.push({ ...progress, at: Date.now() }) });
+      const result = await session.callWith('audit_workspace', { workspaceUri: fileUri(big), maxEntries: 100_000 }, { onprogress: (progress) => seen.push(progress) });
       const elapsed = Date.now() - started;
       const report = expectOk(result, 'audit of the big tree');
       assert.equal(report.scanned, 20 + 200 + 20_000);
       assert.ok(seen.length > 0, 'the client heard progress during the walk');
       for (let i = 1; i < seen.length; i += 1) assert.ok(seen[i]!.progress > seen[i - 1]!.progress, 'increasing');
-      const sentCount = progressFor(session.wire.received.slice(from), tokenOf(session.wire.sent.findLast((message) => message.method === 'tools/call')!)).length;
-      // One per 100 ms, and the last one.
-      assert.ok(sentCount <= elapsed / 100 + 2, `${sentCount} notifications in ${elapsed} ms`);
       const sent = progressFor(session.wire.received.slice(from), tokenOf(session.wire.sent.findLast((message) => message.method === 'tools/call')!));
+      // One per 100 ms, and the last one: an upper bound, which a slower machine only loosens.
+      assert.ok(sent.length <= elapsed / 100 + 2, `${sent.length} notifications in ${elapsed} ms`);
       assert.deepEqual({ ...sent.at(-1)!.params, message: undefined, progressToken: undefined }, { progress: report.scanned, total: report.scanned, message: undefined, progressToken: undefined });
     });
 
